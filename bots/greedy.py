@@ -1,0 +1,58 @@
+"""The `greedy` bot of the speed yardstick (`shared/bench/README.md` §5): COMPLETE from complete_day, else
+GROW the largest affordable size, else SEED where it is free and not next to its own trees, else WAIT."""
+from __future__ import annotations
+
+from engine import rules
+from engine.geometry import ADJACENT, CELLS, DISTANCE, WITHIN
+from engine.jit import hot, lowest_bit, popcount
+
+# complete_day by league when not given: Wood 2 is a single day, Wood 1 six days.
+DEFAULT_COMPLETE_DAY = {1: 0, 2: 3, 3: 12}
+DEFAULT_MAX_SEEDS = 2
+
+
+@hot
+def richest(mp, bits):
+    """The richest cell of a non-empty set; among equally rich cells, the lowest index."""
+    for r in range(3, 0, -1):
+        rich = bits & mp.by_richness[r]
+        if rich:
+            return lowest_bit(rich)
+    return lowest_bit(bits)
+
+
+@hot
+def greedy_move(mp, s, p, complete_day, max_seeds):
+    mine = s.mine[p]
+    ready = mine & ~s.dormant
+    sun = s.sun[p]
+    if s.day >= complete_day and sun >= rules.COMPLETE_COST and ready & s.trees[3]:
+        return rules.COMPLETE, richest(mp, ready & s.trees[3]), 0
+    if mp.can_grow:
+        for k in range(2, -1, -1):
+            if ready & s.trees[k] and rules.GROW_BASE_COST[k + 1] + popcount(mine & s.trees[k + 1]) <= sun:
+                return rules.GROW, richest(mp, ready & s.trees[k]), 0
+    seeds = popcount(mine & s.trees[0])
+    if mp.can_seed and seeds < max_seeds and seeds <= sun:
+        next_to_mine = 0
+        bits = mine
+        while bits:
+            next_to_mine |= ADJACENT[lowest_bit(bits)]
+            bits &= bits - 1
+        reach = 0
+        for k in range(1, 4):
+            bits = ready & s.trees[k]
+            while bits:
+                reach |= WITHIN[k * CELLS + lowest_bit(bits)]
+                bits &= bits - 1
+        occupied = s.trees[0] | s.trees[1] | s.trees[2] | s.trees[3]
+        candidates = reach & ~mp.by_richness[0] & ~occupied & ~next_to_mine
+        if candidates:
+            target = richest(mp, candidates)
+            sources = ready & ~s.trees[0]
+            while sources:
+                c = lowest_bit(sources)
+                sources &= sources - 1
+                if DISTANCE[c * CELLS + target] <= rules.size_at(s, c):
+                    return rules.SEED, c, target
+    return rules.WAIT, 0, 0

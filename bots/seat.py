@@ -1,0 +1,37 @@
+"""A seat: which in-engine bot plays a side, with its parameter vector and its random state.
+
+Compiled code receives a seat as a record, as it receives the map and the state.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from engine.javarandom import seed_state
+from engine.jit import hot
+
+MAX_PARAMS = 64
+
+WAIT_BOT = 0
+RANDOM_BOT = 1
+GREEDY_BOT = 2
+HEURISTIC_BOT = 3
+
+SEAT_DTYPE = np.dtype(
+    [
+        ("kind", np.int64),
+        ("seed", np.int64),  # the bot's own seed (random bot)
+        ("rng", np.int64),  # its java.util.Random-style state during a game
+        ("params", np.float64, MAX_PARAMS),
+    ],
+    align=True,
+)
+
+
+def new_seat_array(count: int = 1) -> np.ndarray:
+    return np.zeros(count, dtype=SEAT_DTYPE)
+
+
+@hot
+def start_seat(seat, game_seed, player):
+    """Reset a seat's random state for one game, so a game's moves depend on (bot seed, game seed, side) only."""
+    seat.rng = seed_state(seat.seed * 1000003 + game_seed * 8191 + player)
