@@ -46,7 +46,8 @@ def lowest_bit(typingctx, bits):
 
 
 def popcount_py(bits: int) -> int:
-    return bin(bits & 0x7FFFFFFFFFFFFFFF).count("1")
+    """`popcount` for plain Python: counts the 64 bits of the int64 two's complement, as the intrinsic does."""
+    return bin(bits & 0xFFFFFFFFFFFFFFFF).count("1")
 
 
 def lowest_bit_py(bits: int) -> int:

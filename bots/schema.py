@@ -1,0 +1,108 @@
+"""Parameter schemas: for each parameter of a bot its name, type, range, default and meaning.
+
+A schema is the single source for the tuner's search space, for validating parameter files and study
+overrides, and for the documentation (`tuner params`). In compiled code a bot reads its parameters as a
+float vector in schema order (`Schema.vector`).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterable, Mapping, Union
+
+import numpy as np
+
+Number = Union[int, float]
+
+
+class ParamError(ValueError):
+    """Parameters that do not fit the schema; the message names the parameter and what is allowed."""
+
+
+@dataclass(frozen=True)
+class Param:
+    name: str
+    type: str  # "int" or "float"
+    low: Number
+    high: Number
+    default: Number
+    doc: str
+
+    def __post_init__(self):
+        if self.type not in ("int", "float"):
+            raise ValueError(f"parameter {self.name}: type must be int or float")
+        if not self.low <= self.default <= self.high:
+            raise ValueError(f"parameter {self.name}: default {self.default} outside [{self.low}, {self.high}]")
+
+    @property
+    def range_text(self) -> str:
+        return f"{self.type} in [{self.low}, {self.high}]"
+
+    def check(self, value, where: str = "") -> Number:
+        """The value as this parameter's type, or ParamError naming the parameter and its range."""
+        prefix = f"{where}: " if where else ""
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise ParamError(f"{prefix}parameter {self.name!r} must be a number ({self.range_text}), got {value!r}")
+        if self.type == "int":
+            if isinstance(value, float) and not value.is_integer():
+                raise ParamError(f"{prefix}parameter {self.name!r} must be an integer ({self.range_text}), "
+                                 f"got {value!r}")
+            value = int(value)
+        else:
+            value = float(value)
+            if value != value:
+                raise ParamError(f"{prefix}parameter {self.name!r} must be a number ({self.range_text}), got NaN")
+        if not self.low <= value <= self.high:
+            raise ParamError(f"{prefix}parameter {self.name!r} = {value} is out of range ({self.range_text})")
+        return value
+
+
+class Schema:
+    """An ordered list of parameters."""
+
+    def __init__(self, bot: str, params: Iterable[Param]):
+        self.bot = bot
+        self.params = list(params)
+        self.by_name = {p.name: p for p in self.params}
+        if len(self.by_name) != len(self.params):
+            raise ValueError(f"schema {bot}: duplicate parameter names")
+
+    def __len__(self) -> int:
+        return len(self.params)
+
+    def __iter__(self):
+        return iter(self.params)
+
+    def index(self, name: str) -> int:
+        return self.params.index(self.by_name[name])
+
+    def defaults(self) -> dict:
+        return {p.name: p.default for p in self.params}
+
+    def validate(self, values: Mapping, where: str = "", complete: bool = True) -> dict:
+        """Checked values in schema order. Unknown names are errors; so are missing ones when `complete`."""
+        prefix = f"{where}: " if where else ""
+        if not isinstance(values, Mapping):
+            raise ParamError(f"{prefix}parameters must be a JSON object of name: value, got {type(values).__name__}")
+        unknown = [name for name in values if name not in self.by_name]
+        if unknown:
+            raise ParamError(f"{prefix}unknown parameter {unknown[0]!r} for bot {self.bot!r} "
+                             f"(see `tuner params` for the {len(self)} parameters)")
+        if complete:
+            missing = [p.name for p in self.params if p.name not in values]
+            if missing:
+                p = self.by_name[missing[0]]
+                raise ParamError(f"{prefix}missing parameter {p.name!r} ({p.range_text}, default {p.default})"
+                                 + (f" and {len(missing) - 1} more" if len(missing) > 1 else ""))
+        return {p.name: p.check(values[p.name], where) for p in self.params if p.name in values}
+
+    def vector(self, values: Mapping, size: int) -> np.ndarray:
+        """The float vector compiled code reads, parameters in schema order, padded with zeros to `size`."""
+        full = {**self.defaults(), **values}
+        out = np.zeros(size, dtype=np.float64)
+        for i, p in enumerate(self.params):
+            out[i] = full[p.name]
+        return out
+
+    def describe(self) -> list:
+        return [{"name": p.name, "type": p.type, "low": p.low, "high": p.high, "default": p.default, "doc": p.doc}
+                for p in self.params]

@@ -1,0 +1,118 @@
+"""Matches: N/2 seeds, each played twice with sides swapped (common random numbers for both bots).
+
+Games between in-engine bots run in compiled batches on K processes (joblib); games with a program run
+through the text-protocol referee, also on K processes.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Optional
+
+import numpy as np
+from joblib import Parallel, delayed
+
+from bots.registry import Bot
+from bots.seat import new_seat_array
+from engine.batch import play_batch
+from engine.players import TimeLimits
+from tuner.seeds import game_seeds
+from tuner.stats import Tally, tally
+
+
+@dataclass
+class GameResult:
+    seed: int
+    a_side: int  # the player index bot A played
+    scores: tuple  # final scores (player 0, player 1)
+
+    @property
+    def margin(self) -> int:
+        """A's final score minus B's."""
+        return self.scores[self.a_side] - self.scores[1 - self.a_side]
+
+    def to_json(self) -> dict:
+        return {"seed": self.seed, "a_side": self.a_side, "scores": list(self.scores)}
+
+
+@dataclass
+class MatchResult:
+    bot_a: str
+    bot_b: str
+    league: int
+    seed: int
+    results: list
+    stats: Tally
+
+    def to_json(self) -> dict:
+        return {"bot_a": self.bot_a, "bot_b": self.bot_b, "league": self.league, "seed": self.seed,
+                **self.stats.to_json(), "results": [r.to_json() for r in self.results]}
+
+
+def paired_schedule(pair_seeds: list) -> tuple[np.ndarray, np.ndarray]:
+    """Every seed twice: first with A as player 0, then swapped."""
+    seeds = np.repeat(np.asarray(pair_seeds, dtype=np.int64), 2)
+    swapped = np.tile(np.array([False, True]), len(pair_seeds))
+    return seeds, swapped
+
+
+def _engine_chunk(seats, seeds, swapped, league):
+    result = play_batch(seeds, league, seats, swapped)
+    return result.score
+
+
+def _split(n: int, parts: int) -> list:
+    """Contiguous even-sized slices (pairs stay together), at most `parts` of them."""
+    pairs = n // 2
+    parts = max(1, min(parts, pairs))
+    bounds = [2 * (pairs * i // parts) for i in range(parts + 1)]
+    return [slice(bounds[i], bounds[i + 1]) for i in range(parts)]
+
+
+def play_engine_games(bot_a: Bot, bot_b: Bot, seeds, swapped, league: int, jobs: int = 1) -> np.ndarray:
+    """Final scores (n, 2) by player index, for games between two in-engine bots."""
+    seats = new_seat_array(2)
+    seats[0] = bot_a.seat[0]
+    seats[1] = bot_b.seat[0]
+    chunks = _split(len(seeds), jobs)
+    if len(chunks) == 1:
+        return _engine_chunk(seats, seeds, swapped, league)
+    parts = Parallel(n_jobs=len(chunks), backend="loky")(
+        delayed(_engine_chunk)(seats, seeds[c], swapped[c], league) for c in chunks)
+    return np.concatenate(parts)
+
+
+def _program_chunk(bot_a: Bot, bot_b: Bot, seeds, swapped, league, limits):
+    from engine.referee import play_game
+
+    scores = []
+    for seed, swap in zip(seeds.tolist(), swapped.tolist()):
+        bots = (bot_b, bot_a) if swap else (bot_a, bot_b)
+        report = play_game(seed, league, [bots[0].player(), bots[1].player()], limits)
+        scores.append(report.outcome.final_scores)
+    return np.array(scores, dtype=np.int64).reshape(-1, 2)
+
+
+def play_referee_games(bot_a: Bot, bot_b: Bot, seeds, swapped, league: int, jobs: int = 1,
+                       limits: TimeLimits = TimeLimits()) -> np.ndarray:
+    chunks = _split(len(seeds), jobs)
+    if len(chunks) == 1:
+        return _program_chunk(bot_a, bot_b, seeds, swapped, league, limits)
+    parts = Parallel(n_jobs=len(chunks), backend="loky")(
+        delayed(_program_chunk)(bot_a, bot_b, seeds[c], swapped[c], league, limits) for c in chunks)
+    return np.concatenate(parts)
+
+
+def run_match(bot_a: Bot, bot_b: Bot, games: int, league: int = 3, seed: int = 0, jobs: int = 1,
+              limits: Optional[TimeLimits] = None) -> MatchResult:
+    """Play `games` (even) games between A and B and summarise them from A's side."""
+    if games < 2 or games % 2:
+        raise ValueError(f"games must be an even number >= 2 (each seed is played twice), got {games}")
+    pair_seeds = game_seeds(seed, games // 2, "match")
+    seeds, swapped = paired_schedule(pair_seeds)
+    if bot_a.in_engine and bot_b.in_engine:
+        scores = play_engine_games(bot_a, bot_b, seeds, swapped, league, jobs)
+    else:
+        scores = play_referee_games(bot_a, bot_b, seeds, swapped, league, jobs, limits or TimeLimits())
+    results = [GameResult(int(s), 1 if w else 0, (int(p0), int(p1)))
+               for s, w, (p0, p1) in zip(seeds, swapped, scores)]
+    return MatchResult(bot_a.name, bot_b.name, league, seed, results, tally([r.margin for r in results]))

@@ -1,0 +1,72 @@
+"""Statistics for noisy games: win rates with Wilson intervals, Elo differences, score margins.
+
+A game counts 1 for a win, 1/2 for a draw and 0 for a loss. The win-rate interval is Wilson's score
+interval at 95%, which stays inside [0, 1] and is honest for rates near 0 or 1. The Elo difference is the
+logistic transform of the win rate; its interval is the transform of the win-rate interval. Rates of
+exactly 0 or 1 are pulled in by half a game so that the Elo figure stays finite.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+Z95 = 1.959963984540054
+
+
+def wilson_interval(points: float, games: int, z: float = Z95) -> tuple[float, float]:
+    if games == 0:
+        return 0.0, 1.0
+    p = points / games
+    denominator = 1 + z * z / games
+    centre = (p + z * z / (2 * games)) / denominator
+    half = z / denominator * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games))
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def elo_difference(rate: float, games: int) -> float:
+    """Elo difference for a win rate, with rates of 0 or 1 pulled in by half a game."""
+    if games == 0:
+        return 0.0
+    edge = 0.5 / games
+    rate = min(max(rate, edge), 1 - edge)
+    return 400.0 * math.log10(rate / (1 - rate))
+
+
+@dataclass
+class Tally:
+    games: int
+    wins: int
+    draws: int
+    losses: int
+    win_rate: float
+    win_rate_ci: tuple
+    elo: float
+    elo_ci: tuple
+    mean_margin: float
+    margin_ci: tuple
+
+    def to_json(self) -> dict:
+        return {
+            "games": self.games, "wins": self.wins, "draws": self.draws, "losses": self.losses,
+            "win_rate": round(self.win_rate, 6), "win_rate_ci": [round(x, 6) for x in self.win_rate_ci],
+            "elo": round(self.elo, 2), "elo_ci": [round(x, 2) for x in self.elo_ci],
+            "mean_margin": round(self.mean_margin, 4), "margin_ci": [round(x, 4) for x in self.margin_ci],
+        }
+
+
+def tally(margins: list) -> Tally:
+    """Statistics from one side's score margins (its final score minus the opponent's), one per game."""
+    games = len(margins)
+    wins = sum(1 for m in margins if m > 0)
+    draws = sum(1 for m in margins if m == 0)
+    points = wins + draws / 2
+    rate = points / games if games else 0.0
+    low, high = wilson_interval(points, games)
+    mean = sum(margins) / games if games else 0.0
+    if games > 1:
+        sd = math.sqrt(sum((m - mean) ** 2 for m in margins) / (games - 1))
+        half = Z95 * sd / math.sqrt(games)
+    else:
+        half = float("inf")
+    return Tally(games, wins, draws, games - wins - draws, rate, (low, high), elo_difference(rate, games),
+                 (elo_difference(low, games), elo_difference(high, games)), mean, (mean - half, mean + half))
