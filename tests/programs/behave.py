@@ -7,7 +7,8 @@ usage: behave.py [MODE [TURN]]   MODE is one of
   garbage     answer 'JUMP 3' at answer TURN
   illegal     answer 'COMPLETE 36' at answer TURN (well-formed, usually illegal)
   silent      never print anything
-  bigline     answer a 1 MB line at answer TURN
+  bigline     answer a 1 MB line of garbage at answer TURN
+  crash       raise an exception at answer TURN (traceback on stderr, exit code 1)
   flood       write 200 KB to stderr before every answer
   chatty      print two lines per answer (the second is read as the next answer)
   slowstart   sleep 0.5 s before the first answer
@@ -21,9 +22,9 @@ import time
 mode = sys.argv[1] if len(sys.argv) > 1 else "play"
 turn_arg = int(sys.argv[2]) if len(sys.argv) > 2 else 1
 
+child = ""
 if mode == "spawn":
-    child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
-    print(f"child {child.pid}", file=sys.stderr, flush=True)
+    child = f" child {subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(60)']).pid}"
 
 for _ in range(int(input())):
     input()
@@ -38,7 +39,7 @@ while True:
         input()
     moves = [input() for _ in range(int(input()))]
     answers += 1
-    print(f"answer {answers} pid {os.getpid()}", file=sys.stderr, flush=True)
+    print(f"answer {answers} pid {os.getpid()}{child}", file=sys.stderr, flush=True)
     if mode == "silent":
         continue
     if mode == "flood":
@@ -58,6 +59,8 @@ while True:
             print("COMPLETE 36 oops", flush=True)
             continue
         if mode == "bigline" and answers == turn_arg:
-            print("WAIT " + "y" * 1_000_000, flush=True)
+            print("y" * 1_000_000, flush=True)
             continue
+        if mode == "crash":
+            raise RuntimeError("the bot crashed on purpose")
     print(moves[0] if mode != "chatty" else "WAIT\nWAIT", flush=True)

@@ -39,7 +39,8 @@ def run(args) -> int:
     print(f"seed {args.seed}, league {args.league}: {bots[0].name} {outcome.final_scores[0]} - "
           f"{outcome.final_scores[1]} {bots[1].name}; winner: {winner}; {report.turns} frames")
     for entry in outcome.deactivated:
-        print(f"  player {entry['player']} disqualified at frame {entry['turn']}: {entry['reason']}")
+        reason = entry["reason"] if len(entry["reason"]) <= 200 else entry["reason"][:197] + "..."
+        print(f"  player {entry['player']} disqualified at frame {entry['turn']}: {reason}")
     for p, player in enumerate(report.players):
         if player.note or player.stderr_tail:
             print(f"  player {p} ({player.name}): {player.note or 'finished'}")
