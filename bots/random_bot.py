@@ -7,8 +7,8 @@ from engine.jit import hot
 
 
 @hot
-def random_move(mp, s, p, seat, moves):
-    count, _, _, _ = rules.legal_moves(mp, s, p, moves)
+def random_move(mp, s, p, seat):
+    count, _, _, _ = rules.legal_moves(mp, s, p, seat.moves)
     k, rng = next_int(seat.rng, count)
     seat.rng = rng
-    return rules.decode_move(moves[k])
+    return rules.decode_move(seat.moves[k])

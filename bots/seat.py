@@ -8,6 +8,7 @@ import numpy as np
 
 from engine.javarandom import seed_state
 from engine.jit import hot
+from engine.rules import MAX_MOVES
 
 MAX_PARAMS = 64
 
@@ -22,6 +23,7 @@ SEAT_DTYPE = np.dtype(
         ("seed", np.int64),  # the bot's own seed (random bot)
         ("rng", np.int64),  # its java.util.Random-style state during a game
         ("params", np.float64, MAX_PARAMS),
+        ("moves", np.int64, MAX_MOVES),  # scratch space for move lists (a record field: no reference counting)
     ],
     align=True,
 )

@@ -21,7 +21,7 @@ DRAW = 2
 
 
 @kernel
-def play_games(seeds, league, seats, swapped, mp_array, s_array, moves, score, winner, turns, decisions, sun, trees):
+def play_games(seeds, league, seats, swapped, mp_array, s_array, score, winner, turns, decisions, sun, trees):
     """Play one game per seed. Seat 0 is player 0 unless `swapped[g]`. Outputs are indexed by player and written
     into the given arrays: final `score` (n, 2), `winner` (0, 1 or 2 = draw), `turns` (simultaneous turns),
     `decisions` (bot moves, both players), `sun` and `trees` (n, 2) at the end."""
@@ -43,10 +43,10 @@ def play_games(seeds, league, seats, swapped, mp_array, s_array, moves, score, w
             kind0, a0, b0 = rules.WAIT, 0, 0
             kind1, a1, b1 = rules.WAIT, 0, 0
             if not s.waiting[0]:
-                kind0, a0, b0 = decide(mp, s, 0, seat0, moves)
+                kind0, a0, b0 = decide(mp, s, 0, seat0)
                 n_decisions += 1
             if not s.waiting[1]:
-                kind1, a1, b1 = decide(mp, s, 1, seat1, moves)
+                kind1, a1, b1 = decide(mp, s, 1, seat1)
                 n_decisions += 1
             n_turns += 1
             rules.resolve_turn(mp, s, kind0, a0, b0, kind1, a1, b1)
@@ -87,7 +87,6 @@ def play_batch(seeds, league: int, seats: np.ndarray, swapped=None) -> BatchResu
     swapped = np.zeros(n, dtype=np.bool_) if swapped is None else np.ascontiguousarray(swapped, dtype=np.bool_)
     result = BatchResult(seeds, swapped, np.zeros((n, 2), np.int64), np.zeros(n, np.int64), np.zeros(n, np.int64),
                          np.zeros(n, np.int64), np.zeros((n, 2), np.int64), np.zeros((n, 2), np.int64))
-    play_games(seeds, league, seats.copy(), swapped, new_map_array(), new_state_array(),
-               np.zeros(rules.MAX_MOVES, np.int64), result.score, result.winner, result.turns, result.decisions,
+    play_games(seeds, league, seats.copy(), swapped, new_map_array(), new_state_array(), result.score, result.winner, result.turns, result.decisions,
                result.sun, result.trees)
     return result

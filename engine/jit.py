@@ -9,10 +9,41 @@ pure-Python versions instead.
 """
 from __future__ import annotations
 
+import hashlib
+import os
+from pathlib import Path
+
 import numba
 from llvmlite import ir
 from numba import types
 from numba.extending import intrinsic
+
+PACKAGE_ROOT = Path(__file__).resolve().parent.parent
+COMPILED_PACKAGES = ("engine", "bots")
+
+
+def source_digest() -> str:
+    """A digest of every source file the compiled code can come from.
+
+    Numba's cache only notices a change to the file of the function it cached, while the kernels inline
+    functions from many files: after an edit to a policy, a kernel would keep running the old one. Keying
+    the cache directory to all the sources makes any edit recompile.
+    """
+    digest = hashlib.sha256()
+    for package in COMPILED_PACKAGES:
+        for path in sorted((PACKAGE_ROOT / package).rglob("*.py")):
+            if "tuned" not in path.parts:
+                digest.update(str(path.relative_to(PACKAGE_ROOT)).encode())
+                digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def cache_directory() -> Path:
+    base = os.environ.get("NUMBA_CACHE_DIR") or os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
+    return Path(base) / "photosynthesis-tuner" / source_digest()
+
+
+numba.config.CACHE_DIR = str(cache_directory())
 
 
 def hot(function):

@@ -75,7 +75,6 @@ class BotPlayer(Player):
     def __init__(self, name: str, seat: np.ndarray):
         self.name = name
         self.seats = seat.copy().reshape(1)
-        self.moves = np.zeros(rules.MAX_MOVES, dtype=np.int64)
 
     def start(self, game, index: int) -> None:
         from bots.seat import start_seat
@@ -86,7 +85,7 @@ class BotPlayer(Player):
     def answer(self, lines: list, limit_s: float) -> Optional[str]:
         from bots.policy import decide_once
 
-        kind, a, b = decide_once(self.game.map, self.game.state, self.index, self.seats[0], self.moves)
+        kind, a, b = decide_once(self.game.map, self.game.state, self.index, self.seats[0])
         return format_move(int(kind), int(a), int(b))
 
 
@@ -206,7 +205,10 @@ class ProgramPlayer(Player):
                 line = self._take_line()
                 if line is not None:
                     return line
-        code = self.process.poll()
+        try:  # end of output: the program is exiting; give it a moment to report its exit code
+            code = self.process.wait(timeout=max(0.05, min(0.5, deadline - time.monotonic())))
+        except subprocess.TimeoutExpired:
+            code = None
         self.note = self.note or (f"exited with code {code}" if code is not None else "closed its output")
         return None
 

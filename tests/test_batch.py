@@ -70,3 +70,22 @@ def test_random_bot_is_reproducible_and_depends_on_its_seed():
     c = play_batch(np.arange(1, 40), 3, seats_for("random:8", "random:2"))
     assert a.score.tolist() == b.score.tolist()
     assert a.score.tolist() != c.score.tolist()
+
+
+def test_the_compile_cache_is_keyed_to_every_compiled_source(tmp_path, monkeypatch):
+    """Editing any engine or bot file must invalidate the kernels that inline it."""
+    import shutil
+
+    from engine import jit
+
+    for package in jit.COMPILED_PACKAGES:
+        shutil.copytree(jit.PACKAGE_ROOT / package, tmp_path / package,
+                        ignore=shutil.ignore_patterns("__pycache__"))
+    monkeypatch.setattr(jit, "PACKAGE_ROOT", tmp_path)
+    before = jit.source_digest()
+    policy = tmp_path / "bots" / "heuristic" / "policy.py"
+    policy.write_text(policy.read_text() + "\n# an edit\n")
+    after = jit.source_digest()
+    assert before != after
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "cache"))
+    assert jit.cache_directory() == tmp_path / "cache" / "photosynthesis-tuner" / after

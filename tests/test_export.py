@@ -30,7 +30,7 @@ def load_exported(path, name="exported_bot"):
 
 def engine_answer(bot, game, p):
     seat = bot.seat.copy()
-    return format_move(*(int(v) for v in decide_once(game.map, game.state, p, seat[0], np.zeros(MAX_MOVES, np.int64))))
+    return format_move(*(int(v) for v in decide_once(game.map, game.state, p, seat[0])))
 
 
 def compare_on_recorded_games(bot_name, exported, files):

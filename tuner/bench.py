@@ -19,7 +19,6 @@ from bots.seat import new_seat_array
 from engine.batch import play_games
 from engine.jit import kernel
 from engine.records import new_map_array, new_state_array
-from engine.rules import MAX_MOVES
 
 MASK64 = (1 << 64) - 1
 YARDSTICK_GREEDY = ("greedy:12,2", "greedy:14,3")
@@ -76,7 +75,7 @@ def run_chunk(seats, first_seed: int, games: int, barrier=None) -> ChunkResult:
     moves = np.zeros(games, np.int64)
     sun = np.zeros((games, 2), np.int64)
     trees = np.zeros((games, 2), np.int64)
-    buffers = (new_map_array(), new_state_array(), np.zeros(MAX_MOVES, np.int64))
+    buffers = (new_map_array(), new_state_array())
     warm = slice(0, min(games, 4))  # load (or compile) both kernels before the clock starts
     play_games(seeds[warm], 3, seats.copy(), swapped[warm], *buffers, score[warm], winner[warm], turns[warm],
                moves[warm], sun[warm], trees[warm])

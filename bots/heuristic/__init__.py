@@ -1,0 +1,1 @@
+"""The parameterised `heuristic` bot: its schema (`schema`), compiled policy (`policy`) and builder (`bot`)."""

@@ -1,0 +1,284 @@
+"""The `heuristic` bot's policy, compiled: one move from the state, the map and the parameter vector.
+
+Order of business, one action per call (the richest tree first among several):
+  COMPLETE  mid-game, once fewer days than `complete_max_left` are left, when the size-3 trees exceed a stock
+            that depends on the days left (and on the opponent's size-3 trees and the nutrients lost), or in the
+            sell-off (size-3 trees >= sell_ratio * days left); on the last day whenever the points beat the
+            sun bonus the 4 sun points would have given;
+  GROW      the best-scoring tree: a priority by size, its cost, its cell's richness and the change in sun
+            income over the next `grow_horizon` days' shadows (its own yield, the shadows it newly casts on
+            its own and on the opponent's trees), while enough days are left for its size;
+  SEED      when a seed is cheap enough, on the best empty cell far enough from its own trees (richness, own
+            and opponent's trees on its shadow lines), from the smallest tree that reaches it; on the last day
+            any seed that costs no point (one tree more for the tie-break);
+  WAIT      otherwise. `seed_first` puts SEED before GROW.
+
+Written in the portable subset that `bots/export.py` turns into plain Python: @hot functions, ints, floats,
+bitboards, module-level int constants and 1-D int64 tables; no allocation, no numpy calls. The player p is
+only used as an index, so the policy plays either side the same way.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from bots.heuristic.schema import KNOTS, SCHEMA
+from engine import rules
+from engine.geometry import CELLS, SHADOW_RAY, WITHIN
+from engine.jit import hot, lowest_bit, popcount
+
+# Parameter indexes (schema order).
+P_COMPLETE_MAX_LEFT = SCHEMA.index("complete_max_left")
+P_KEEP3 = SCHEMA.index("keep3_left1")  # 4 knots
+P_KEEP3_PER_OPP3 = SCHEMA.index("keep3_per_opp3")
+P_KEEP3_PER_LOST_NUTRIENT = SCHEMA.index("keep3_per_lost_nutrient")
+P_SELL_RATIO = SCHEMA.index("sell_ratio")
+P_COMPLETE_LAST_MARGIN = SCHEMA.index("complete_last_margin")
+P_GROW_MIN_LEFT = SCHEMA.index("grow_min_left0")  # + size
+P_GROW_PRIO = SCHEMA.index("grow_prio0")  # + size
+P_GROW_W_COST = SCHEMA.index("grow_w_cost")
+P_GROW_W_RICH = SCHEMA.index("grow_w_rich")
+P_GROW_W_SUN = SCHEMA.index("grow_w_sun")
+P_GROW_W_SUN_LEFT = SCHEMA.index("grow_w_sun_left")
+P_GROW_W_OPP = SCHEMA.index("grow_w_opp")
+P_GROW_HORIZON = SCHEMA.index("grow_horizon")
+P_GROW_MIN_SCORE = SCHEMA.index("grow_min_score")
+P_SEED_MAX_COST = SCHEMA.index("seed_max_cost")
+P_SEED_MIN_LEFT = SCHEMA.index("seed_min_left")
+P_SEED_MAX_TREES = SCHEMA.index("seed_max_trees")
+P_SEED_MIN_DIST = SCHEMA.index("seed_min_dist")
+P_SEED_W_RICH = SCHEMA.index("seed_w_rich")
+P_SEED_W_OWN_LINE = SCHEMA.index("seed_w_own_line")
+P_SEED_W_OPP_LINE = SCHEMA.index("seed_w_opp_line")
+P_SEED_MIN_SCORE = SCHEMA.index("seed_min_score")
+P_SEED_FIRST = SCHEMA.index("seed_first")
+
+KNOT_LEFT = np.array(KNOTS, dtype=np.int64)
+KNOT_COUNT = len(KNOTS)
+
+
+def _lines():
+    """LINES[c]: the cells on c's six shadow lines up to distance 3 (where a tree shades c or c shades it)."""
+    lines = np.zeros(CELLS, dtype=np.int64)
+    for c in range(CELLS):
+        for d in range(6):
+            lines[c] |= int(SHADOW_RAY[(d * CELLS + c) * 4 + 3])
+    return lines
+
+
+LINES = _lines()
+NO_SCORE = -1.0e9  # below any score: every candidate qualifies
+
+
+@hot
+def by_left(params, first, left):
+    """A day-dependent parameter: params[first + i] at left = KNOT_LEFT[i], linear in between."""
+    if left <= KNOT_LEFT[0]:
+        return params[first]
+    for i in range(1, KNOT_COUNT):
+        if left <= KNOT_LEFT[i]:
+            x0 = KNOT_LEFT[i - 1]
+            y0 = params[first + i - 1]
+            y1 = params[first + i]
+            return y0 + (y1 - y0) * (left - x0) / (KNOT_LEFT[i] - x0)
+    return params[first + KNOT_COUNT - 1]
+
+
+@hot
+def richest(mp, bits):
+    """The richest cell of a non-empty set; among equally rich cells, the lowest index."""
+    for r in range(3, 0, -1):
+        rich = bits & mp.by_richness[r]
+        if rich:
+            return lowest_bit(rich)
+    return lowest_bit(bits)
+
+
+@hot
+def want_complete(mp, s, p, params, left, mine3):
+    """Before the last day: should player p complete a size-3 tree now (it has one ready and 4 sun)?"""
+    if left > params[P_COMPLETE_MAX_LEFT]:
+        return False
+    n3 = popcount(mine3)
+    if n3 >= params[P_SELL_RATIO] * left:
+        return True
+    keep = by_left(params, P_KEEP3, left) + params[P_KEEP3_PER_OPP3] * popcount(s.mine[1 - p] & s.trees[3])
+    keep += params[P_KEEP3_PER_LOST_NUTRIENT] * (rules.STARTING_NUTRIENTS - s.nutrients)
+    return n3 > keep
+
+
+@hot
+def sun_of(bits, t1, t2, t3):
+    """Sun a day the trees of `bits` yield when in the sun: their sizes summed."""
+    return popcount(bits & t1) + 2 * popcount(bits & t2) + 3 * popcount(bits & t3)
+
+
+@hot
+def yield_gain(c, m, o, b1, b2, b3):
+    """Change in what the tree on c yields when the sun points to o if it grows to size m (from m - 1).
+    b1, b2, b3: the cells holding trees of size >= 1, >= 2, >= 3. A tree on the sun's side of c shades it
+    when it reaches c (size >= distance) and is at least as tall."""
+    behind = (((o + 3) % 6) * CELLS + c) * 4
+    far = SHADOW_RAY[behind + 3] & b3
+    mid = SHADOW_RAY[behind + 2] & b2 | far
+    near = SHADOW_RAY[behind + 1] & b1 | mid
+    gain = 0
+    if m == 1:
+        if near == 0:
+            gain = 1
+    elif m == 2:
+        if mid == 0:
+            gain = 2
+        if near == 0:
+            gain -= 1
+    else:
+        if far == 0:
+            gain = 3
+        if mid == 0:
+            gain -= 2
+    return gain
+
+
+@hot
+def grow_income(s, p, c, k, days, w_sun, w_opp):
+    """Weighted change in sun income a day, averaged over `days` days from tomorrow, if the tree of size k on c
+    grows: its own yield, and the shadows it newly casts on its owner's and on the opponent's trees."""
+    t1 = s.trees[1]
+    t2 = s.trees[2]
+    t3 = s.trees[3]
+    b2 = t2 | t3
+    b1 = t1 | b2
+    upto_m = t1
+    upto_k = 0
+    if k == 1:
+        upto_k = t1
+        upto_m = t1 | t2
+    elif k == 2:
+        upto_k = t1 | t2
+        upto_m = b1
+    total = 0.0
+    for h in range(1, days + 1):
+        o = (s.day + h) % 6
+        ahead = (o * CELLS + c) * 4
+        victims = SHADOW_RAY[ahead + k + 1] & upto_m & ~(SHADOW_RAY[ahead + k] & upto_k)
+        own = yield_gain(c, k + 1, o, b1, b2, t3) - sun_of(victims & s.mine[p], t1, t2, t3)
+        total += w_sun * own + w_opp * sun_of(victims & s.mine[1 - p], t1, t2, t3)
+    return total / days
+
+
+@hot
+def best_grow(mp, s, p, params, left, ready):
+    """The best tree to grow, or -1."""
+    days = min(int(params[P_GROW_HORIZON]), left)
+    if not mp.shadows:
+        days = 0
+    w_sun = params[P_GROW_W_SUN] + params[P_GROW_W_SUN_LEFT] * left
+    best = -1
+    best_score = params[P_GROW_MIN_SCORE]
+    for k in range(3):
+        bits = ready & s.trees[k]
+        cost = rules.GROW_BASE_COST[k + 1] + popcount(s.mine[p] & s.trees[k + 1])
+        if left < params[P_GROW_MIN_LEFT + k] or cost > s.sun[p]:
+            bits = 0
+        base = params[P_GROW_PRIO + k] - params[P_GROW_W_COST] * cost
+        while bits:
+            c = lowest_bit(bits)
+            bits &= bits - 1
+            score = base + params[P_GROW_W_RICH] * mp.richness[c]
+            if days > 0:
+                score += grow_income(s, p, c, k, days, w_sun, params[P_GROW_W_OPP])
+            else:
+                score += w_sun
+            if score >= best_score and (best < 0 or score > best_score):
+                best = c
+                best_score = score
+    return best
+
+
+@hot
+def spread(bits, radius):
+    """The cells within `radius` of the cells of `bits` (radius 0: the cells themselves)."""
+    out = 0
+    while bits:
+        out |= WITHIN[radius * CELLS + lowest_bit(bits)]
+        bits &= bits - 1
+    return out
+
+
+@hot
+def best_target(mp, candidates, mine, opp, params, min_score):
+    """The best-scoring cell of `candidates` for a seed, or -1 when none reaches min_score."""
+    target = -1
+    best_score = min_score
+    while candidates:
+        t = lowest_bit(candidates)
+        candidates &= candidates - 1
+        score = params[P_SEED_W_RICH] * mp.richness[t] - params[P_SEED_W_OWN_LINE] * popcount(LINES[t] & mine)
+        score -= params[P_SEED_W_OPP_LINE] * popcount(LINES[t] & opp)
+        if score >= best_score and (target < 0 or score > best_score):
+            target = t
+            best_score = score
+    return target
+
+
+@hot
+def best_seed(mp, s, p, params, left, ready):
+    """The best SEED as (source, target), or (-1, -1). On the last day any seed that costs no point of sun
+    bonus is taken: one tree more for the tie-break."""
+    mine = s.mine[p]
+    sun = s.sun[p]
+    cost = popcount(mine & s.trees[0])
+    gap = int(params[P_SEED_MIN_DIST]) - 1
+    min_score = params[P_SEED_MIN_SCORE]
+    if left <= 0 and cost <= sun and sun // 3 == (sun - cost) // 3:
+        gap = 0
+        min_score = NO_SCORE
+    elif cost > sun or cost > params[P_SEED_MAX_COST] or left < params[P_SEED_MIN_LEFT]:
+        return -1, -1
+    elif popcount(mine) >= params[P_SEED_MAX_TREES]:
+        return -1, -1
+    sources = ready & ~s.trees[0]
+    reach = spread(sources & s.trees[1], 1) | spread(sources & s.trees[2], 2) | spread(sources & s.trees[3], 3)
+    occupied = s.trees[0] | s.trees[1] | s.trees[2] | s.trees[3] | mp.by_richness[0]
+    if gap > 0:
+        occupied |= spread(mine, gap)
+    target = best_target(mp, reach & ~occupied, mine, s.mine[1 - p], params, min_score)
+    if target >= 0:
+        # The smallest ready tree that reaches the target.
+        for k in range(1, 4):
+            bits = sources & s.trees[k] & WITHIN[k * CELLS + target]
+            if bits:
+                return lowest_bit(bits), target
+    return -1, -1
+
+
+@hot
+def heuristic_move(mp, s, p, params):
+    """Player p's move (kind, a, b)."""
+    mine = s.mine[p]
+    ready = mine & ~s.dormant
+    left = mp.max_days - 1 - s.day
+    ready3 = ready & s.trees[3]
+    sun = s.sun[p]
+    if ready3 != 0 and sun >= rules.COMPLETE_COST:
+        c = richest(mp, ready3)
+        if left <= 0:
+            # The last day: the points it scores against the sun bonus it costs.
+            lost = sun // 3 - (sun - rules.COMPLETE_COST) // 3
+            if s.nutrients + rules.RICHNESS_BONUS[mp.richness[c]] - lost > params[P_COMPLETE_LAST_MARGIN]:
+                return rules.COMPLETE, c, 0
+        elif want_complete(mp, s, p, params, left, mine & s.trees[3]):
+            return rules.COMPLETE, c, 0
+    seed_step = 1
+    if params[P_SEED_FIRST] > 0.5:
+        seed_step = 0
+    for step in range(2):
+        if step == seed_step:
+            if mp.can_seed:
+                a, b = best_seed(mp, s, p, params, left, ready)
+                if a >= 0:
+                    return rules.SEED, a, b
+        elif mp.can_grow:
+            c = best_grow(mp, s, p, params, left, ready)
+            if c >= 0:
+                return rules.GROW, c, 0
+    return rules.WAIT, 0, 0

@@ -1,0 +1,229 @@
+"""The `heuristic` bot: legal moves only (any parameters, every league), its schema and parameter files,
+`tuner params`, its strength against greedy, and the exported file deciding as the compiled policy."""
+import importlib.util
+import json
+
+import numpy as np
+import pytest
+
+from bots.export import export_bot
+from bots.heuristic.schema import SCHEMA
+from bots.policy import decide_once
+from bots.registry import BotSpecError, parse_bot
+from bots.seat import HEURISTIC_BOT, MAX_PARAMS, new_seat_array, start_seat
+from engine import rules
+from engine.batch import DRAW, play_batch
+from engine.game import Game
+from engine.javarandom import seed_state
+from engine.maps import generate_map
+from engine.protocol import format_move
+from engine.records import new_map_array, new_state_array
+from tests.conftest import run_tuner
+
+
+def heuristic_seat(values=None):
+    seat = new_seat_array()
+    seat[0]["kind"] = HEURISTIC_BOT
+    seat[0]["params"][:] = SCHEMA.vector(values or {}, MAX_PARAMS)
+    return seat
+
+
+def random_values(rng):
+    values = {}
+    for p in SCHEMA:
+        if p.type == "int":
+            values[p.name] = int(rng.integers(p.low, p.high + 1))
+        else:
+            values[p.name] = float(rng.uniform(p.low, p.high))
+    return values
+
+
+def play_checked(seed, league, seats):
+    """Play one game through the rules functions; every decision must be a legal move (or WAIT)."""
+    mp_array, s_array = new_map_array(), new_state_array()
+    mp, s = mp_array[0], s_array[0]
+    generate_map(seed_state(seed), league, mp)
+    rules.new_game(mp, s)
+    for p in range(2):
+        start_seat(seats[p][0], seed, p)
+    legal = np.zeros(rules.MAX_MOVES, np.int64)
+    rules.start_day(mp, s)
+    decisions = 0
+    while True:
+        moves = []
+        for p in range(2):
+            if s["waiting"][p]:
+                moves.append((rules.WAIT, 0, 0))
+                continue
+            kind, a, b = (int(v) for v in decide_once(mp, s, p, seats[p][0]))
+            count = int(rules.legal_moves(mp, s, p, legal)[0])
+            where = (seed, league, int(s["day"]), p, (kind, a, b))
+            assert int(rules.encode_move(kind, a, b)) in set(legal[:count].tolist()), where
+            if kind != rules.WAIT:
+                assert int(rules.check_action(mp, s, p, kind, a, b)[0]) == rules.OK, where
+            moves.append((kind, a, b))
+            decisions += 1
+        (k0, a0, b0), (k1, a1, b1) = moves
+        codes = rules.resolve_turn(mp, s, k0, a0, b0, k1, a1, b1)
+        assert int(codes[0]) == rules.OK and int(codes[3]) == rules.OK
+        if s["waiting"][0] and s["waiting"][1]:
+            if rules.end_day(mp, s):
+                return decisions
+            rules.start_day(mp, s)
+
+
+@pytest.mark.parametrize("league", [1, 2, 3])
+def test_every_decision_is_legal_with_defaults_and_random_parameters(league):
+    rng = np.random.default_rng(league)
+    extremes = [{p.name: p.low for p in SCHEMA}, {p.name: p.high for p in SCHEMA}]
+    opponents = ["random:4", "greedy"]
+    decisions = 0
+    for g in range(24 if league == 3 else 12):
+        if g < 8:
+            values = None  # schema defaults
+        elif g < 10:
+            values = extremes[g - 8]
+        else:
+            values = random_values(rng)
+        me = heuristic_seat(values)
+        other = parse_bot(opponents[g % 2], league).seat.copy() if g % 3 else heuristic_seat(random_values(rng))
+        seats = [me, other] if g % 2 else [other, me]
+        decisions += play_checked(1000 + g, league, seats)
+    assert decisions > {1: 60, 2: 150, 3: 1500}[league]
+
+
+def test_every_decision_is_legal_under_many_random_parameter_sets():
+    rng = np.random.default_rng(7)
+    for g in range(40):
+        play_checked(int(rng.integers(1, 2**40)), 3, [heuristic_seat(random_values(rng)),
+                                                     heuristic_seat(random_values(rng))])
+
+
+def win_rate(bot, opponent, league, seeds):
+    seats = new_seat_array(2)
+    seats[0] = parse_bot(bot, league).seat[0]
+    seats[1] = parse_bot(opponent, league).seat[0]
+    both = np.concatenate([seeds, seeds])
+    swapped = np.arange(len(both)) >= len(seeds)
+    result = play_batch(both, league, seats, swapped)
+    me = swapped.astype(np.int64)
+    rate = (np.sum(result.winner == me) + 0.5 * np.sum(result.winner == DRAW)) / len(both)
+    return rate, result
+
+
+def test_heuristic_beats_greedy_in_league_3():
+    rate, _ = win_rate("heuristic", "greedy", 3, np.arange(1, 201))
+    assert rate > 0.6
+
+
+def test_heuristic_beats_greedy_in_league_2_and_random_in_league_3():
+    assert win_rate("heuristic", "greedy", 2, np.arange(1, 201))[0] > 0.6
+    assert win_rate("heuristic", "random", 3, np.arange(1, 201))[0] > 0.95
+
+
+def write_params(path, params, bot="heuristic"):
+    path.write_text(json.dumps({"bot": bot, "league": 3, "params": params, "source": {"study": "test"}}))
+    return path
+
+
+def test_a_parameter_file_changes_how_the_bot_plays(tmp_path):
+    values = {**SCHEMA.defaults(), "seed_max_cost": 2, "complete_max_left": 20, "grow_horizon": 0,
+              "keep3_left12": 1.0}
+    path = write_params(tmp_path / "p.json", values)
+    bot = parse_bot(f"heuristic:{path}", 3)
+    assert bot.params == values and bot.source["path"] == str(path) and bot.source["study"] == "test"
+    assert bot.seat[0]["kind"] == HEURISTIC_BOT
+    assert bot.seat[0]["params"][SCHEMA.index("seed_max_cost")] == 2
+    defaults = parse_bot("heuristic", 3)
+    assert defaults.params == SCHEMA.defaults()
+    seeds = np.arange(1, 41)
+    _, tuned = win_rate(f"heuristic:{path}", "greedy", 3, seeds)
+    _, default = win_rate("heuristic", "greedy", 3, seeds)
+    assert tuned.score.tolist() != default.score.tolist()
+    # the same file, read again, plays the same games
+    assert win_rate(f"heuristic:{path}", "greedy", 3, seeds)[1].score.tolist() == tuned.score.tolist()
+
+
+@pytest.mark.parametrize("change, needles", [
+    ({"keep3_left1": 99}, ["keep3_left1", "[0.0, 15.0]", "99"]),
+    ({"grow_horizon": 2.5}, ["grow_horizon", "integer", "[0, 6]"]),
+    ({"seed_min_dist": 0}, ["seed_min_dist", "[1, 4]"]),
+    ({"sell_ratio": "high"}, ["sell_ratio", "[0.0, 4.0]"]),
+    ({"no_such_thing": 1}, ["unknown parameter 'no_such_thing'"]),
+    (None, ["missing parameter 'seed_first'", "int in [0, 1]"]),
+])
+def test_parameter_file_errors_name_the_parameter_and_its_range(tmp_path, change, needles):
+    values = SCHEMA.defaults()
+    if change is None:
+        del values["seed_first"]
+    else:
+        values.update(change)
+    path = write_params(tmp_path / "bad.json", values)
+    with pytest.raises(BotSpecError) as error:
+        parse_bot(f"heuristic:{path}", 3)
+    message = str(error.value)
+    assert str(path) in message and all(needle in message for needle in needles), message
+
+
+def test_parameter_file_of_another_bot_or_missing_file_is_an_error(tmp_path):
+    with pytest.raises(BotSpecError, match="no such parameter file"):
+        parse_bot(f"heuristic:{tmp_path / 'missing.json'}", 3)
+    result = run_tuner("play", f"heuristic:{write_params(tmp_path / 'b.json', {**SCHEMA.defaults(), 'keep3_left4': -1})}", "greedy",
+                       "--seed", "1")
+    assert result.returncode == 2 and "keep3_left4" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_schema_defaults_are_in_range_and_the_vector_fits():
+    assert 20 <= len(SCHEMA) <= MAX_PARAMS
+    for p in SCHEMA:
+        assert p.check(p.default) == p.default and p.doc and p.low < p.high
+    vector = SCHEMA.vector(SCHEMA.defaults(), MAX_PARAMS)
+    assert vector[: len(SCHEMA)].tolist() == [float(p.default) for p in SCHEMA]
+
+
+def test_tuner_params_lists_exactly_the_schema():
+    result = run_tuner("params", "--json")
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout) == SCHEMA.describe()
+    table = run_tuner("params")
+    assert table.returncode == 0, table.stderr
+    lines = table.stdout.splitlines()
+    for p in SCHEMA:
+        row = next(line for line in lines if line.split()[:1] == [p.name])
+        assert p.type in row and p.doc in row
+
+
+def load_module(path):
+    spec = importlib.util.spec_from_file_location("exported_heuristic", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_exported_heuristic_decides_as_the_compiled_policy(tmp_path):
+    """The transpiled pure-Python policy gives the engine's answer at every position of a few games."""
+    rng = np.random.default_rng(3)
+    compared = 0
+    for g, (league, values) in enumerate([(3, None), (3, None), (3, random_values(rng)), (2, None), (1, None)]):
+        if values is None:
+            bot = parse_bot("heuristic", league)
+        else:
+            bot = parse_bot(f"heuristic:{write_params(tmp_path / f'p{g}.json', values)}", league)
+        export_bot(bot, league, tmp_path / f"bot{g}.py", ["test"])
+        exported = load_module(tmp_path / f"bot{g}.py")
+        game = Game(50 + g, league)
+        greedy = parse_bot("greedy", league)
+        mp = exported.Map(league, [int(r) for r in game.map["richness"]])
+
+        def ask(p, lines):
+            nonlocal compared
+            seat = (bot if p == g % 2 else greedy).seat.copy()
+            answer = format_move(*(int(v) for v in decide_once(game.map, game.state, p, seat[0])))
+            if p == g % 2:
+                assert exported.choose(mp, exported.State(lines)) == answer, (league, g, game.frame)
+                compared += 1
+            return answer
+
+        while not game.over:
+            game.play_frame(ask)
+    assert compared > 150
