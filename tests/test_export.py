@@ -18,7 +18,7 @@ from engine.game import Game
 from engine.protocol import format_move
 from engine.replay import read_records
 from engine.rules import MAX_MOVES
-from tests.conftest import GAMES, run_tuner
+from tests.conftest import GAMES, program, run_tuner
 
 
 def load_exported(path, name="exported_bot"):
@@ -54,6 +54,56 @@ def compare_on_recorded_games(bot_name, exported, files):
             record = next(frames)
             game.play_frame(ask)
     return compared
+
+
+def tuned_params_file(directory):
+    """A heuristic parameter file far from the defaults: each value moved two thirds of the way to a bound."""
+    from bots.heuristic.schema import SCHEMA
+    from bots.paramfile import ParamFile, write_param_file
+
+    values = {}
+    for i, p in enumerate(SCHEMA):
+        bound = p.high if i % 2 else p.low
+        value = p.default + (bound - p.default) * 2 / 3
+        values[p.name] = int(round(value)) if p.type == "int" else value
+    path = directory / "tuned.json"
+    write_param_file(path, ParamFile("heuristic", 3, values, {"study": "test", "trial": 0}))
+    return path
+
+
+@pytest.fixture(scope="module")
+def heuristic_export(tmp_path_factory):
+    directory = tmp_path_factory.mktemp("heuristic")
+    params = tuned_params_file(directory)
+    bot_file = directory / "tuned_bot.py"
+    result = run_tuner("export", "--params", str(params), "-o", str(bot_file))
+    assert result.returncode == 0, result.stderr
+    return params, bot_file
+
+
+def test_exported_heuristic_matches_the_engine_on_every_recorded_position(heuristic_export):
+    params, bot_file = heuristic_export
+    assert compare_on_recorded_games(f"heuristic:{params}", load_exported(bot_file, "tuned_bot"), GAMES) > 5000
+
+
+def test_exported_heuristic_plays_the_same_games_as_the_engine(heuristic_export):
+    """The issue's check: `tuner match "cmd:python3 X.py" greedy` equals `tuner match heuristic:X.json greedy`."""
+    params, bot_file = heuristic_export
+    program = run_tuner("match", f"cmd:{sys.executable} {bot_file}", "greedy", "--games", "20", "--seed", "7",
+                        "--json", "--jobs", "2")
+    engine = run_tuner("match", f"heuristic:{params}", "greedy", "--games", "20", "--seed", "7", "--json")
+    assert program.returncode == 0 and engine.returncode == 0, program.stderr + engine.stderr
+    assert json.loads(program.stdout)["results"] == json.loads(engine.stdout)["results"]
+
+
+def test_exported_heuristic_plays_a_whole_game_against_a_program(heuristic_export, tmp_path):
+    _, bot_file = heuristic_export
+    trace = tmp_path / "game.jsonl"
+    result = run_tuner("play", f"cmd:{sys.executable} {bot_file}", program("behave.py"), "--seed", "99",
+                       "--trace", str(trace))  # CodinGame's own limits: 1000 ms first, 100 ms after
+    assert result.returncode == 0, result.stderr
+    assert "disqualified" not in result.stdout and "winner: player 0" in result.stdout
+    assert run_tuner("replay", str(trace)).returncode == 0
 
 
 @pytest.fixture(scope="module")
