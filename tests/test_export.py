@@ -57,14 +57,14 @@ def compare_on_recorded_games(bot_name, exported, files):
 
 
 def tuned_params_file(directory):
-    """A heuristic parameter file far from the defaults: each value moved two thirds of the way to a bound."""
+    """A heuristic parameter file away from the defaults: each value moved a third of the way to a bound."""
     from bots.heuristic.schema import SCHEMA
     from bots.paramfile import ParamFile, write_param_file
 
     values = {}
     for i, p in enumerate(SCHEMA):
         bound = p.high if i % 2 else p.low
-        value = p.default + (bound - p.default) * 2 / 3
+        value = p.default + (bound - p.default) / 3
         values[p.name] = int(round(value)) if p.type == "int" else value
     path = directory / "tuned.json"
     write_param_file(path, ParamFile("heuristic", 3, values, {"study": "test", "trial": 0}))
