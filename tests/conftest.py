@@ -35,3 +35,38 @@ def run_tuner(*args: str, cwd=None, timeout: float = 600, env=None) -> subproces
 @pytest.fixture(scope="session")
 def referee_maps() -> list:
     return read_jsonl_gz(DATA / "referee" / "maps.jsonl.gz")
+
+
+def write_study(directory: Path, name: str = "tiny", **fields) -> Path:
+    """A small study file in `directory` (TOML); `fields` override or add top-level fields; search= a dict."""
+    values = {"name": name, "league": 3, "seed": 5, "trials": 6, "pairs": 30, "population": 4,
+              "validation_pairs": 20, **fields}
+    search = values.pop("search", None)
+    lines = [f"{key} = {json.dumps(value)}" for key, value in values.items() if value is not None]
+    if search:
+        lines.append("[search]")
+        lines += [f"{key} = {json.dumps(value)}" for key, value in search.items()]
+    path = directory / f"{name}.toml"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+def load_study(path: Path):
+    """The Optuna study a study file's `tuner tune` wrote (its default journal storage)."""
+    import optuna
+
+    from tuner.storage import open_storage
+    from tuner.studyfile import read_study_file
+
+    config = read_study_file(path)
+    return optuna.load_study(study_name=config.name, storage=open_storage(config.storage, create=False))
+
+
+@pytest.fixture(scope="session")
+def tuned_study(tmp_path_factory) -> Path:
+    """A tiny study that `tuner tune` has run: 8 trials, pruning on, validation recorded."""
+    directory = tmp_path_factory.mktemp("tuned")
+    path = write_study(directory, "shared", trials=8, pairs=40, opponents=["heuristic", "greedy"])
+    result = run_tuner("tune", str(path), "--no-progress")
+    assert result.returncode == 0, result.stderr
+    return path

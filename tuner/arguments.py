@@ -48,3 +48,23 @@ def add_time_limits(parser: argparse.ArgumentParser) -> None:
                         help="time limit for a program's first answer, ms (default 1000, as on CodinGame)")
     parser.add_argument("--turn-timeout", type=positive_float, default=100.0, metavar="MS",
                         help="time limit for every later answer, ms (default 100, as on CodinGame)")
+
+
+def non_negative_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected an integer >= 0, got {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected an integer >= 0, got {value}")
+    return value
+
+
+def port(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"port must be an integer in [0, 65535], got {text!r}") from None
+    if not 0 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"port must be an integer in [0, 65535], got {value}")
+    return value

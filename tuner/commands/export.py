@@ -58,14 +58,18 @@ def _resolve(args):
     return bot, league, [f"Bot: {bot.name}" + (" (schema defaults)" if args.bot in (None, "heuristic") else "")]
 
 
+def export_header(league: int, origin: list, how: str = "`tuner export`") -> list:
+    """The docstring lines of an exported bot file: what it is, where it came from, how to use it."""
+    return [f"Photosynthesis bot for CodinGame (Spring Challenge 2021), league {league} "
+            f"({league_info(league).name}).",
+            f"Exported by photosynthesis-tuner {package_version()} ({how}).", *origin,
+            "Paste this whole file into the CodinGame IDE (language: Python 3). Standard library only."]
+
+
 def run(args) -> int:
     try:
         bot, league, origin = _resolve(args)
-        header = [f"Photosynthesis bot for CodinGame (Spring Challenge 2021), league {league} "
-                  f"({league_info(league).name}).",
-                  f"Exported by photosynthesis-tuner {package_version()} (`tuner export`).", *origin,
-                  "Paste this whole file into the CodinGame IDE (language: Python 3). Standard library only."]
-        text = export_bot(bot, league, args.output, header)
+        text = export_bot(bot, league, args.output, export_header(league, origin))
     except (BotSpecError, ExportError, ParamError) as error:
         raise UserError(str(error)) from None
     print(f"wrote {args.output} ({len(text):,} characters, league {league})")

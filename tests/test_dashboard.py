@@ -1,0 +1,76 @@
+"""`tuner dashboard` starts a real optuna-dashboard server; its HTTP API serves the study, the trials, their
+user attributes and the exported bot files (artifacts)."""
+import json
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+
+import pytest
+
+from tests.conftest import ROOT, load_study, run_tuner, write_study
+
+
+def get(url: str):
+    with urllib.request.urlopen(url, timeout=30) as response:
+        body = response.read()
+        return json.loads(body) if response.headers.get_content_type() == "application/json" else body
+
+
+@pytest.fixture
+def dashboard(tuned_study):
+    process = subprocess.Popen([sys.executable, "-m", "tuner.cli", "dashboard", str(tuned_study), "--port", "0"],
+                               cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        line = process.stdout.readline()  # "optuna-dashboard: study 'shared' at http://127.0.0.1:PORT/dashboard/..."
+        assert "http://" in line, line + process.stderr.read() if process.poll() is not None else line
+        url = line.split(" at ", 1)[1].strip()
+        base = url.split("/dashboard/", 1)[0]
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                get(f"{base}/api/meta")
+                break
+            except (urllib.error.URLError, ConnectionError):
+                if time.monotonic() > deadline or process.poll() is not None:
+                    raise
+                time.sleep(0.2)
+        yield base, url
+    finally:
+        process.kill()
+        process.wait(timeout=30)
+
+
+def test_the_dashboard_serves_the_study_trials_attributes_and_artifacts(dashboard, tuned_study):
+    base, url = dashboard
+    study = load_study(tuned_study)
+    summaries = get(f"{base}/api/studies")["study_summaries"]
+    assert [s["study_name"] for s in summaries] == ["shared"]
+    study_id = summaries[0]["study_id"]
+    assert url.endswith(f"/dashboard/studies/{study_id}")
+    detail = get(f"{base}/api/studies/{study_id}")
+    study_attrs = {a["key"] for a in detail["user_attrs"]}
+    assert {"study_file", "schema", "baseline", "search_seeds", "validation", "versions"} <= study_attrs
+    trials = detail["trials"]
+    assert [t["number"] for t in trials] == [t.number for t in study.trials]
+    for served, stored in zip(trials, study.trials):
+        attrs = {a["key"]: a["value"] for a in served["user_attrs"]}
+        assert {"games", "wins", "draws", "losses", "win_rate", "win_rate_ci", "elo", "win_rate:heuristic",
+                "win_rate:greedy", "seeds", "versions", "bot_params", "pruned"} <= set(attrs)
+        assert float(attrs["win_rate"]) == stored.user_attrs["win_rate"]
+        assert len(served["intermediate_values"]) == len(stored.intermediate_values)
+    best = detail["best_trials"][0]
+    assert best["values"][0] == max(t.value for t in study.trials)
+    # Trial 0 (the baseline) was the first best trial: its exported bot file is listed and downloads.
+    artifacts = trials[0]["artifacts"]
+    assert [a["filename"] for a in artifacts] == ["shared-trial0.py"]
+    source = get(f"{base}/artifacts/{study_id}/{trials[0]['trial_id']}/{artifacts[0]['artifact_id']}").decode()
+    assert source.startswith("#!/usr/bin/env python3") and "PARAMS = [" in source and "Study: shared" in source
+
+
+def test_the_dashboard_refuses_a_study_that_does_not_exist(tmp_path):
+    path = write_study(tmp_path)
+    result = run_tuner("dashboard", str(path), "--port", "0", timeout=60)
+    assert result.returncode == 2 and "does not exist yet" in result.stderr and "Traceback" not in result.stderr
+    assert not list(tmp_path.glob("*.journal"))

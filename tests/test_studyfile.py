@@ -1,0 +1,127 @@
+"""Study files: every field checked before any storage is touched; each mistake is one line naming the file,
+the field and what is allowed, with exit status 2."""
+import re
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import ROOT, run_tuner, write_study
+from tuner.cli import main
+from tuner.studyfile import FIELDS, StudyFileError, read_study_file
+
+
+def tune_error(capsys, path: Path) -> str:
+    """Run `tuner tune` in-process on a bad file: exit 2, one line on stderr, nothing written beside it."""
+    before = set(path.parent.iterdir())
+    assert main(["tune", str(path), "--no-progress"]) == 2
+    captured = capsys.readouterr()
+    lines = captured.err.strip().splitlines()
+    assert len(lines) == 1, captured.err
+    assert "Traceback" not in captured.err
+    assert set(path.parent.iterdir()) == before  # no journal, no artifact directory
+    return lines[0]
+
+
+@pytest.mark.parametrize("fields, field, allowed", [
+    ({"name": None}, "name", "missing field 'name'"),
+    ({"colour": "green"}, "colour", "allowed: name, league, seed"),
+    ({"league": 4}, "league", "1 (Wood 2), 2 (Wood 1) or 3 (Bronze+)"),
+    ({"pairs": "many"}, "pairs", "integer >= 1"),
+    ({"pairs": 2.5}, "pairs", "integer >= 1"),
+    ({"seed": True}, "seed", "integer"),
+    ({"timeout": -3}, "timeout", "seconds > 0"),
+    ({"sampler": "cma"}, "sampler", "cmaes, tpe, random, nsga2"),
+    ({"pruner": "median"}, "pruner", "wilcoxon, none"),
+    ({"opponents": ["heuristic", "grumpy"]}, "opponents", "known: greedy"),
+    ({"opponents": []}, "opponents", "non-empty list"),
+    ({"opponents": ["hall-of-fame:0"]}, "opponents", "K in [1, 50]"),
+    ({"opponents": ["cmd:python3 bot.py"]}, "opponents", "in-engine bots only"),
+    ({"validation_opponents": ["hall-of-fame:2"]}, "validation_opponents", "in 'opponents' only"),
+    ({"bot": "greedy"}, "bot", "one of heuristic"),
+    ({"sampler": "cmaes", "objectives": "per-opponent"}, "objectives", "tpe, random or nsga2"),
+    ({"sampler": "nsga2", "pruner": "wilcoxon"}, "pruner", "pruner = 'none'"),
+    ({"pruner_p": 1.5}, "pruner_p", "(0, 1)"),
+    ({"sigma": 0}, "sigma", "(0, 1]"),
+    ({"sampler": "tpe", "sigma": 0.1}, "sigma", "'cmaes' only"),
+    ({"trials": None, "timeout": None}, "trials", "'timeout'"),
+    ({"storage": "ftp://host/x"}, "storage", "sqlite://, postgresql://"),
+    ({"search": {"no_such_param": 1}}, "search.no_such_param", "tuner params"),
+    ({"search": {"grow_horizon": [4, 1]}}, "search.grow_horizon", "inverted"),
+    ({"search": {"grow_w_cost": [1.0, 1.0]}}, "search.grow_w_cost", "empty"),
+    ({"search": {"grow_horizon": [0, 99]}}, "search.grow_horizon", "int in [0, 6]"),
+    ({"search": {"grow_horizon": 2.5}}, "search.grow_horizon", "must be an integer"),
+    ({"search": {"grow_horizon": [1, 2, 3]}}, "search.grow_horizon", "[low, high]"),
+])
+def test_each_mistake_is_one_line_naming_file_field_and_allowed_values(tmp_path, capsys, fields, field, allowed):
+    path = write_study(tmp_path, **fields)
+    line = tune_error(capsys, path)
+    assert str(path) in line and field in line and allowed in line, line
+
+
+@pytest.mark.parametrize("storage, reason", [
+    ("sqlite:////nonexistent-directory/x.db", "does not exist"),
+    ("missing-directory/x.journal", "does not exist"),
+    ("postgresql://user:secret@127.0.0.1:1/db", "cannot open postgresql://user:***@127.0.0.1:1/db"),
+])
+def test_an_unreachable_storage_is_one_line_without_the_password(tmp_path, capsys, storage, reason):
+    path = write_study(tmp_path, storage=storage)
+    line = tune_error(capsys, path)
+    assert str(path) in line and "'storage'" in line and reason in line and "secret" not in line, line
+
+
+def test_not_toml_and_missing_file(tmp_path, capsys):
+    path = tmp_path / "broken.toml"
+    path.write_text('name = "x"\nleague = \n', encoding="utf-8")
+    line = tune_error(capsys, path)
+    assert "not valid TOML" in line and "line 2" in line
+    assert main(["tune", str(tmp_path / "absent.toml")]) == 2
+    assert "no such study file" in capsys.readouterr().err
+
+
+def test_a_real_process_exits_2_without_traceback(tmp_path):
+    path = write_study(tmp_path, sampler="annealing")
+    result = run_tuner("tune", str(path))
+    assert result.returncode == 2
+    assert result.stderr.count("\n") == 1 and "Traceback" not in result.stderr
+    assert "field 'sampler'" in result.stderr and "cmaes, tpe, random, nsga2" in result.stderr
+    assert not list(tmp_path.glob("*.journal"))
+
+
+def test_defaults_paths_and_overrides(tmp_path):
+    path = write_study(tmp_path, opponents=["greedy", "hall-of-fame:3"],
+                       search={"seed_first": 1, "grow_horizon": [1, 4]})
+    config = read_study_file(path)
+    assert config.storage == str(tmp_path.resolve() / "tiny.journal")
+    assert config.artifacts == tmp_path.resolve() / "tiny-artifacts"
+    assert config.sampler == "cmaes" and config.pruner == "wilcoxon" and config.objectives == "mean"
+    assert config.hall_of_fame == 3 and config.fixed_opponents == ["greedy"]
+    assert config.validation_opponents == ["greedy"]
+    assert config.search["seed_first"].fixed and config.search["seed_first"].value == 1
+    assert (config.search["grow_horizon"].low, config.search["grow_horizon"].high) == (1, 4)
+    nsga = read_study_file(write_study(tmp_path, "multi", sampler="nsga2", opponents=["greedy", "random"]))
+    assert nsga.objectives == "per-opponent" and nsga.pruner == "none"
+    relative = read_study_file(write_study(tmp_path, "rel", storage="sqlite:///sub.db"))
+    assert relative.storage == "sqlite:///" + str(tmp_path.resolve() / "sub.db")
+
+
+def test_fixing_every_parameter_is_refused(tmp_path):
+    from bots.heuristic.schema import SCHEMA
+
+    path = write_study(tmp_path, search=SCHEMA.defaults())
+    with pytest.raises(StudyFileError, match="every parameter is fixed"):
+        read_study_file(path)
+
+
+def test_the_shipped_study_files_are_valid():
+    files = sorted((ROOT / "studies").glob("*.toml"))
+    assert {f.stem for f in files} >= {"quickstart", "wood2", "wood1", "bronze"}
+    for path in files:
+        config = read_study_file(path)
+        assert config.storage_is_journal_file and Path(config.storage).parent == path.parent.resolve()
+
+
+def test_the_readme_documents_every_field():
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    table = readme[readme.index("| field |"):]
+    documented = re.findall(r"^\| `([a-z_]+)` \|", table, flags=re.M)
+    assert documented == [f.name for f in FIELDS]

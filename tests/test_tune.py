@@ -1,0 +1,199 @@
+"""`tuner tune`: real studies on a real journal file, resumed, interrupted, reproduced; bots from studies."""
+import json
+import math
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+from optuna.trial import TrialState
+
+from bots.heuristic.schema import SCHEMA
+from tests.conftest import ROOT, load_study, run_tuner, write_study
+from tuner.opponents import HALL_OF_FAME_KEY, STEP_STRIDE
+from tuner.studyfile import read_study_file
+
+
+def tune(path, *args):
+    result = run_tuner("tune", str(path), "--no-progress", *args)
+    assert result.returncode == 0, result.stderr
+    return result
+
+
+def test_a_study_records_its_trials_seeds_versions_and_artifacts(tuned_study):
+    study = load_study(tuned_study)
+    trials = study.get_trials()
+    assert [t.number for t in trials] == list(range(8)) and all(t.state == TrialState.COMPLETE for t in trials)
+    # The search starts from the schema defaults: trial 0 is the baseline.
+    assert trials[0].user_attrs["baseline"] and trials[0].user_attrs["bot_params"] == SCHEMA.defaults()
+    for t in trials:
+        a = t.user_attrs
+        assert a["wins"] + a["draws"] + a["losses"] == a["games"] == 2 * 2 * a["pairs_played"]
+        assert a["win_rate_ci"][0] <= a["win_rate"] <= a["win_rate_ci"][1]
+        assert set(a["opponents"]) == {"heuristic", "greedy"} and "win_rate:greedy" in a and "elo" in a
+        assert a["seeds"] == {"seed": 5, "stream": "search", "pairs": 40, "played": a["pairs_played"]}
+        assert a["versions"]["photosynthesis-tuner"] and a["versions"]["optuna"]
+        assert set(a["bot_params"]) == {p.name for p in SCHEMA}
+        # Each seed pair's result against each opponent is one intermediate value.
+        assert len(t.intermediate_values) == 2 * a["pairs_played"]
+        assert all(v in (0.0, 0.25, 0.5, 0.75, 1.0) for v in t.intermediate_values.values())
+        if not a["pruned"]:
+            assert a["pairs_played"] == 40 and math.isclose(t.value, a["win_rate"], abs_tol=1e-6)
+    attrs = study.user_attrs
+    assert attrs["study_file"] == tuned_study.read_text()
+    assert [p["name"] for p in attrs["schema"]] == [p.name for p in SCHEMA]
+    assert attrs["baseline"] == SCHEMA.defaults()
+    from tuner.seeds import game_seeds
+
+    assert attrs["search_seeds"]["seeds"] == game_seeds(5, 40, "search")
+    validation = attrs["validation"]
+    assert validation["stream"] == "validation" and validation["overall"]["games"] == 2 * 20 * 2
+    assert not set(game_seeds(5, 20, "validation")) & set(game_seeds(5, 40, "search"))
+    # The baseline was the first best trial: its exported bot is an artifact of trial 0.
+    from tuner.artifacts import trial_artifacts
+    from tuner.storage import open_storage
+
+    storage = open_storage(read_study_file(tuned_study).storage, create=False)
+    metas = trial_artifacts(storage, trials[0])
+    assert [m.filename for m in metas] == ["shared-trial0.py"]
+    stored = tuned_study.parent / "shared-artifacts" / metas[0].artifact_id
+    assert "PARAMS = [" in stored.read_text()
+
+
+def test_the_wilcoxon_pruner_stops_worse_trials_and_their_value_stays_below_the_best(tmp_path):
+    path = write_study(tmp_path, trials=16, pairs=60, pruner_startup_pairs=10)
+    tune(path)
+    study = load_study(path)
+    pruned = [t for t in study.trials if t.user_attrs["pruned"]]
+    assert pruned, "no trial was pruned"
+    for t in pruned:
+        assert t.user_attrs["pairs_played"] < 60 and len(t.intermediate_values) == t.user_attrs["pairs_played"]
+        best_then = max(u.value for u in study.trials if u.number < t.number and not u.user_attrs["pruned"])
+        assert t.value < best_then
+        assert "estimated_against_trial" in t.user_attrs
+
+
+def test_resume_continues_the_trial_count_and_checks_the_settings(tmp_path):
+    path = write_study(tmp_path, trials=5)
+    first = tune(path, "--trials", "3")
+    assert "0 finished trials, running 3 more" in first.stdout
+    tune(path)  # up to the file's 5 trials
+    assert [t.number for t in load_study(path).trials] == [0, 1, 2, 3, 4]
+    again = tune(path)
+    assert "has its 5 trials" in again.stdout and len(load_study(path).trials) == 5
+    tune(path, "--trials", "2")
+    assert [t.number for t in load_study(path).trials] == list(range(7))
+    # Changing what a trial is stops before any trial, naming the field.
+    path.write_text(path.read_text().replace("pairs = 30", "pairs = 31"))
+    result = run_tuner("tune", str(path))
+    assert result.returncode == 2 and "field 'pairs'" in result.stderr and "31" in result.stderr
+    assert len(load_study(path).trials) == 7
+
+
+def test_the_same_study_file_gives_the_same_trials_whatever_the_number_of_processes(tmp_path):
+    fields = dict(trials=6, pairs=200, opponents=["heuristic", "greedy"])
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    one = write_study(tmp_path / "a", **fields)
+    two = write_study(tmp_path / "b", **fields)
+    tune(one)
+    tune(two, "--jobs", "2")  # 800 games a trial: split between two processes
+
+    def outline(path):
+        return [(t.number, t.params, t.value, t.user_attrs["games"], t.user_attrs["pruned"], t.intermediate_values)
+                for t in load_study(path).trials]
+
+    assert outline(one) == outline(two)
+
+
+def test_ctrl_c_stops_cleanly_and_the_study_resumes(tmp_path):
+    path = write_study(tmp_path, trials=None, timeout=300, pairs=200)
+    journal = tmp_path / "tiny.journal"
+    process = subprocess.Popen([sys.executable, "-m", "tuner.cli", "tune", str(path), "--no-progress"], cwd=ROOT,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline:  # wait until a few trials have finished
+            if journal.exists() and journal.read_text().count('"op_code":6') >= 4:
+                break
+            time.sleep(0.2)
+        else:
+            pytest.fail("no trial finished")
+        process.send_signal(signal.SIGINT)
+        out, err = process.communicate(timeout=60)
+    finally:
+        if process.poll() is None:
+            process.kill()
+    assert process.returncode == 130, err
+    assert "Traceback" not in err and "interrupted" in out
+    trials = load_study(path).trials
+    assert not [t for t in trials if t.state == TrialState.RUNNING]
+    assert all(t.state == TrialState.COMPLETE or t.user_attrs.get("interrupted") for t in trials)
+    tune(path, "--trials", "2", "--timeout", "60")
+    after = load_study(path).trials
+    assert [t.number for t in after] == list(range(len(trials) + 2))
+    assert all(t.state == TrialState.COMPLETE for t in after[len(trials):])
+
+
+def test_hall_of_fame_members_are_earlier_fully_played_trials(tmp_path):
+    path = write_study(tmp_path, trials=12, population=4, opponents=["greedy", "hall-of-fame:2"])
+    tune(path)
+    trials = load_study(path).trials
+    for t in trials:
+        members = [name for name in t.user_attrs["opponents"] if name.startswith("hall-of-fame#")]
+        cutoff = t.number - t.number % 4
+        eligible = [u for u in trials if u.number < cutoff and not u.user_attrs["pruned"]]
+        if not eligible:
+            assert members == ["hall-of-fame#baseline"]
+            continue
+        expected = sorted(eligible, key=lambda u: (-u.value, u.number))[:2]
+        assert members == [f"hall-of-fame#{u.number}" for u in expected]
+        keys = {step // STEP_STRIDE for step in t.intermediate_values}
+        assert keys <= {0} | {HALL_OF_FAME_KEY + u.number for u in expected}
+
+
+def test_several_objectives_with_nsga2(tmp_path):
+    path = write_study(tmp_path, trials=6, sampler="nsga2", opponents=["greedy", "random"])
+    tune(path)
+    study = load_study(path)
+    assert len(study.directions) == 2
+    for t in study.trials:
+        assert t.values == pytest.approx([t.user_attrs["win_rate:greedy"], t.user_attrs["win_rate:random"]], abs=1e-6)
+        assert not t.intermediate_values
+    result = run_tuner("export", str(path), "-o", str(tmp_path / "best.py"))
+    assert result.returncode == 0, result.stderr
+
+
+def test_search_overrides_fix_and_narrow_parameters(tmp_path):
+    path = write_study(tmp_path, trials=6, sampler="random", search={"seed_first": 1, "grow_horizon": [3, 4]})
+    tune(path)
+    for t in load_study(path).trials:
+        assert "seed_first" not in t.params and t.user_attrs["bot_params"]["seed_first"] == 1
+        assert 3 <= t.params["grow_horizon"] <= 4
+
+
+def test_study_bots_play_and_export(tuned_study, tmp_path):
+    result = run_tuner("match", f"study:{tuned_study}", "heuristic", "--games", "20", "--json")
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout)["games"] == 20
+    assert run_tuner("match", f"study:{tuned_study}#3", "greedy", "--games", "2").returncode == 0
+    missing = run_tuner("match", f"study:{tuned_study}#99", "greedy", "--games", "2")
+    assert missing.returncode == 2 and "no trial 99" in missing.stderr
+    out = tmp_path / "exported.py"
+    result = run_tuner("export", str(tuned_study), "-o", str(out))
+    assert result.returncode == 0, result.stderr
+    text = out.read_text()
+    assert "Study: shared" in text and "Validation: win rate" in text and "Trial: " in text
+    # The exported file plays the same games as the study's best bot.
+    exported = run_tuner("match", f"cmd:{sys.executable} {out}", "greedy", "--games", "2", "--json")
+    engine = run_tuner("match", f"study:{tuned_study}", "greedy", "--games", "2", "--json")
+    assert exported.returncode == 0, exported.stderr
+    assert json.loads(exported.stdout)["results"] == json.loads(engine.stdout)["results"]
+
+
+def test_study_bots_need_an_existing_study(tmp_path):
+    path = write_study(tmp_path)
+    result = run_tuner("match", f"study:{path}", "greedy", "--games", "2")
+    assert result.returncode == 2 and "does not exist yet" in result.stderr
+    assert not (tmp_path / "tiny.journal").exists()

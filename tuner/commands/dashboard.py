@@ -1,0 +1,28 @@
+"""`tuner dashboard STUDY.toml [--port P]`: optuna-dashboard on the study's storage and artifacts."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from tuner import arguments
+
+
+def register(commands) -> None:
+    parser = commands.add_parser("dashboard", help="open a study in optuna-dashboard (prints the URL)")
+    parser.add_argument("study", type=Path, metavar="STUDY.toml", help="the study file")
+    parser.add_argument("--port", type=arguments.port, default=8080, metavar="P",
+                        help="port to listen on (default 8080; 0 picks a free one)")
+    parser.add_argument("--host", default="127.0.0.1",
+                        help="address to listen on (default 127.0.0.1: this machine only; 0.0.0.0: every interface)")
+    parser.add_argument("--storage", metavar="URL", help="storage instead of the study file's")
+    parser.set_defaults(run=run)
+
+
+def run(args) -> int:
+    from tuner.dashboard import serve
+    from tuner.studyfile import read_study_file
+
+    config = read_study_file(args.study)
+    if args.storage is not None:
+        config = config.with_storage(args.storage)
+    serve(config, args.host, args.port)
+    return 0

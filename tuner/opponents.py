@@ -1,0 +1,88 @@
+"""A study's opponent pool: fixed bots, and `hall-of-fame:K`, the K best earlier trials of the study.
+
+Every opponent has a key. A trial reports the seed pair `p` against opponent key `k` as step `k * STEP_STRIDE
++ p`, so the Wilcoxon pruner pairs a trial's results with the best trial's on the same opponent and the same
+seeds only: fixed opponents keep their pool index as key; a hall-of-fame member's key is `HALL_OF_FAME_KEY +
+its trial number` (an empty hall of fame holds the baseline, key `HALL_OF_FAME_KEY - 1`).
+
+The hall of fame changes once per population (the sampler's generation; every 10 trials for tpe and random):
+trial T meets the K best trials, fully played (not pruned), among those numbered below T - T mod population.
+All trials of a generation therefore meet the same opponents, and with one worker the choice is reproducible.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from bots.registry import parse_bot
+from tuner.studyfile import HALL_OF_FAME, StudyConfig, resolve_bot_name
+
+STEP_STRIDE = 100_000  # > MAX_PAIRS
+HALL_OF_FAME_KEY = 1_000
+HALL_OF_FAME_REFRESH = 10  # tpe, random
+
+
+@dataclass
+class Opponent:
+    name: str  # "heuristic", "hall-of-fame#12"
+    entry: str  # its pool entry: "heuristic", "hall-of-fame:3"
+    key: int
+    seat: np.ndarray
+
+    def step(self, pair: int) -> int:
+        return self.key * STEP_STRIDE + pair
+
+
+def trial_rank_value(trial, multi_objective: bool) -> float:
+    """What ranks trials for the hall of fame and the best trial: the value, or the mean win rate."""
+    if multi_objective:
+        return float(trial.user_attrs.get("win_rate", float("-inf")))
+    return float(trial.value)
+
+
+def fully_played(trial) -> bool:
+    from optuna.trial import TrialState
+
+    return (trial.state == TrialState.COMPLETE and not trial.user_attrs.get("pruned", False)
+            and "bot_params" in trial.user_attrs)
+
+
+class OpponentPool:
+    def __init__(self, config: StudyConfig, baseline_seat: np.ndarray, refresh: int, seat_of):
+        self.config = config
+        self.fixed = []
+        for index, entry in enumerate(config.opponents):
+            if entry.startswith(HALL_OF_FAME):
+                continue
+            bot = parse_bot(resolve_bot_name(config, entry), config.league)
+            self.fixed.append(Opponent(entry, entry, index, bot.seat))
+        self.hall_size = config.hall_of_fame
+        self.hall_entry = f"{HALL_OF_FAME}:{self.hall_size}"
+        self.refresh = max(1, refresh)
+        self.baseline_seat = baseline_seat
+        self.seat_of = seat_of  # full parameter dict -> seat
+
+    @property
+    def entries(self) -> list:
+        """The pool's entries, in the study file's order (one objective each with `per-opponent`)."""
+        return list(self.config.opponents)
+
+    def hall_of_fame(self, study, trial_number: int) -> list:
+        """The trials trial `trial_number` meets (FrozenTrials), best first."""
+        cutoff = trial_number - trial_number % self.refresh
+        candidates = [t for t in study.get_trials(deepcopy=False) if t.number < cutoff and fully_played(t)]
+        candidates.sort(key=lambda t: (-trial_rank_value(t, self.config.multi_objective), t.number))
+        return candidates[:self.hall_size]
+
+    def for_trial(self, study, trial_number: int) -> list:
+        opponents = list(self.fixed)
+        if self.hall_size:
+            members = self.hall_of_fame(study, trial_number)
+            for t in members:
+                opponents.append(Opponent(f"{HALL_OF_FAME}#{t.number}", self.hall_entry, HALL_OF_FAME_KEY + t.number,
+                                          self.seat_of(t.user_attrs["bot_params"])))
+            if not members:
+                opponents.append(Opponent(f"{HALL_OF_FAME}#baseline", self.hall_entry, HALL_OF_FAME_KEY - 1,
+                                          self.baseline_seat))
+        return opponents

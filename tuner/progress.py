@@ -1,0 +1,64 @@
+"""The progress of a tuning run: a tqdm bar (trials done, best win rate, pruned share, games/s) on a terminal,
+a status line a minute otherwise, and messages printed above the bar."""
+from __future__ import annotations
+
+import sys
+import time
+from typing import Optional
+
+from tqdm import tqdm
+
+STATUS_EVERY = 60.0  # seconds between status lines when there is no bar
+
+
+class Progress:
+    def __init__(self, name: str, total: Optional[int], runner, enabled: Optional[bool] = None,
+                 best: Optional[float] = None, best_number: Optional[int] = None):
+        self.enabled = sys.stderr.isatty() if enabled is None else enabled
+        self.runner = runner
+        self.start = time.monotonic()
+        self.games_at_start = runner.games_played
+        self.done = 0
+        self.pruned = 0
+        self.failed = 0
+        self.best = best
+        self.best_number = best_number
+        self._last_status = self.start
+        self.bar = tqdm(total=total, desc=name, unit="trial", file=sys.stderr, disable=not self.enabled,
+                        dynamic_ncols=True, mininterval=0.5, smoothing=0.1)
+
+    def write(self, message: str) -> None:
+        tqdm.write(message, file=sys.stdout)
+        sys.stdout.flush()
+
+    @property
+    def seconds(self) -> float:
+        return time.monotonic() - self.start
+
+    @property
+    def games(self) -> int:
+        return self.runner.games_played - self.games_at_start
+
+    def games_per_second(self) -> float:
+        return self.games / self.seconds if self.seconds > 0 else 0.0
+
+    def status(self) -> str:
+        best = f"{self.best:.1%} (trial {self.best_number})" if self.best is not None else "-"
+        pruned = f"{self.pruned / self.done:.0%}" if self.done else "-"
+        return f"best {best}, pruned {pruned}, {self.games_per_second():,.0f} games/s"
+
+    def trial_finished(self, outcome) -> None:
+        """Called with the objective's outcome of each trial that finished (not failed)."""
+        self.done += 1
+        self.pruned += int(outcome.pruned)
+        if outcome.new_best:
+            self.best, self.best_number = outcome.value, outcome.number
+        self.bar.set_postfix_str(self.status(), refresh=False)
+        self.bar.update(1)
+        now = time.monotonic()
+        if not self.enabled and now - self._last_status >= STATUS_EVERY:
+            self._last_status = now
+            self.write(f"{self.done} trials in {self.seconds:.0f}s: {self.status()}")
+
+    def close(self) -> None:
+        self.bar.close()

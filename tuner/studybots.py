@@ -1,0 +1,143 @@
+"""Bots from tuning studies: `study:STUDY.toml` (the best trial) and `study:STUDY.toml#N` (trial N), and the
+source of `tuner export STUDY.toml [--trial N]`.
+
+The best trial is the fully played trial (not pruned) with the highest value; with `objectives =
+"per-opponent"`, the one of highest mean win rate. A trial's bot is rebuilt from its recorded parameters
+(`bot_params`), so it does not depend on the study file's search overrides being unchanged.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Optional
+
+from bots.registry import Bot, BotSpecError
+from bots.schema import ParamError
+from tuner.errors import UserError
+from tuner.opponents import fully_played, trial_rank_value
+from tuner.storage import describe_storage, open_storage
+from tuner.studyfile import StudyConfig, read_study_file
+
+
+def validation_key(number: int) -> str:
+    return f"validation:{number}"
+
+
+def origin_lines(config: StudyConfig, storage_text: str, number: int, win_rate: float, ci, games: int,
+                 validation: Optional[dict], date: Optional[str] = None, pruned: bool = False) -> list:
+    """Where an exported bot came from, for the docstring of its file."""
+    lines = [f"Study: {config.name} ({config.path}), storage {storage_text}",
+             f"Trial: {number}" + (" (pruned: its games stopped early)" if pruned else "")
+             + (f", {date}" if date else ""),
+             f"Search: win rate {win_rate:.1%} (95% CI {ci[0]:.1%} - {ci[1]:.1%}) over {games} games against "
+             f"{', '.join(config.opponents)}"]
+    if validation:
+        overall = validation["overall"]
+        lo, hi = overall["win_rate_ci"]
+        lines.append(f"Validation: win rate {overall['win_rate']:.1%} (95% CI {lo:.1%} - {hi:.1%}) over "
+                     f"{overall['games']} held-out games against {', '.join(validation['per_opponent'])} "
+                     f"({validation.get('date', 'date unknown')})")
+    else:
+        lines.append("Validation: not measured yet (`tuner tune` measures it at the end of a run)")
+    return lines
+
+
+def load_existing_study(config: StudyConfig, where: Optional[str] = None):
+    """(storage, study) of a study that `tuner tune` created; UserError if the storage or study is missing."""
+    import optuna
+
+    where = where or f"{config.path}: field 'storage'"
+    storage = open_storage(config.storage, where, create=False)
+    try:
+        study = optuna.load_study(study_name=config.name, storage=storage)
+    except KeyError:
+        names = [s.study_name for s in storage.get_all_studies()]
+        raise UserError(f"{config.path}: study {config.name!r} is not in {describe_storage(config.storage)} "
+                        f"(studies there: {', '.join(names) if names else 'none'}; run `tuner tune` first)") from None
+    return storage, study
+
+
+def best_trial(study, config: StudyConfig):
+    """The best fully played trial, or None."""
+    trials = [t for t in study.get_trials(deepcopy=False) if fully_played(t)]
+    if not trials:
+        return None
+    return max(trials, key=lambda t: (trial_rank_value(t, config.multi_objective), -t.number))
+
+
+def pick_trial(study, config: StudyConfig, number: Optional[int]):
+    from optuna.trial import TrialState
+
+    if number is None:
+        trial = best_trial(study, config)
+        if trial is None:
+            raise UserError(f"{config.path}: study {config.name!r} has no finished trial yet (run `tuner tune`)")
+        return trial
+    trials = study.get_trials(deepcopy=False)
+    match = [t for t in trials if t.number == number]
+    if not match:
+        raise UserError(f"{config.path}: study {config.name!r} has no trial {number} (trials 0 to {len(trials) - 1})"
+                        if trials else f"{config.path}: study {config.name!r} has no trials yet")
+    trial = match[0]
+    if trial.state != TrialState.COMPLETE or "bot_params" not in trial.user_attrs:
+        raise UserError(f"{config.path}: trial {number} of study {config.name!r} is {trial.state.name}, not a "
+                        f"finished trial (give a COMPLETE trial, or no number for the best)")
+    return trial
+
+
+def trial_params(config: StudyConfig, trial) -> dict:
+    from bots.paramfile import schema_for
+
+    schema = schema_for(config.bot)
+    try:
+        values = schema.validate(trial.user_attrs["bot_params"], f"trial {trial.number}", complete=False)
+    except ParamError as error:
+        raise UserError(f"{config.path}: {error} (the bot's parameters changed since the study ran)") from None
+    return {**schema.defaults(), **values}
+
+
+def bot_for_trial(config: StudyConfig, trial, name: str) -> Bot:
+    from bots.paramfile import schema_for
+    from tuner.searchspace import make_bot
+
+    values = trial_params(config, trial)
+    return make_bot(config.bot, schema_for(config.bot), values, name,
+                    {"study": config.name, "study_file": str(config.path), "trial": trial.number})
+
+
+def _load(path: Path, number: Optional[int]):
+    config = read_study_file(path)
+    _, study = load_existing_study(config)
+    trial = pick_trial(study, config, number)
+    return config, study, trial
+
+
+def bot_from_study(name: str, arg: str, league: int) -> Bot:
+    """The bot `study:STUDY.toml[#N]` names (BotSpecError with one line when it cannot be built)."""
+    target, sep, number_text = arg.rpartition("#") if "#" in arg else (arg, "", "")
+    number = None
+    if sep:
+        try:
+            number = int(number_text)
+        except ValueError:
+            raise BotSpecError(f"bot {name!r}: trial number must be an integer, got {number_text!r} "
+                               f"(write study:STUDY.toml#N)") from None
+    try:
+        config, _, trial = _load(Path(target), number)
+        return bot_for_trial(config, trial, name)
+    except UserError as error:
+        raise BotSpecError(f"bot {name!r}: {error}") from None
+
+
+def export_source_from_study(path: Path, trial: Optional[int], league: Optional[int]):
+    """(bot, league, origin lines) for `tuner export STUDY.toml [--trial N]`."""
+    config, study, chosen = _load(Path(path), trial)
+    bot = bot_for_trial(config, chosen, f"study:{path}#{chosen.number}")
+    attrs = chosen.user_attrs
+    validation = study.user_attrs.get(validation_key(chosen.number))
+    origin = origin_lines(config, describe_storage(config.storage), chosen.number, attrs.get("win_rate", 0.0),
+                          attrs.get("win_rate_ci", [0.0, 1.0]), attrs.get("games", 0), validation,
+                          attrs.get("date"), attrs.get("pruned", False))
+    chosen_league = league or config.league
+    if chosen_league != config.league:
+        origin.append(f"Tuned in league {config.league}, exported for league {chosen_league}.")
+    return bot, chosen_league, origin
