@@ -2,6 +2,7 @@
 GROW the largest affordable size, else SEED where it is free and not next to its own trees, else WAIT."""
 from __future__ import annotations
 
+from bots.cells import richest
 from engine import rules
 from engine.geometry import ADJACENT, CELLS, DISTANCE, WITHIN
 from engine.jit import hot, lowest_bit, popcount
@@ -9,16 +10,6 @@ from engine.jit import hot, lowest_bit, popcount
 # complete_day by league when not given: Wood 2 is a single day, Wood 1 six days.
 DEFAULT_COMPLETE_DAY = {1: 0, 2: 3, 3: 12}
 DEFAULT_MAX_SEEDS = 2
-
-
-@hot
-def richest(mp, bits):
-    """The richest cell of a non-empty set; among equally rich cells, the lowest index."""
-    for r in range(3, 0, -1):
-        rich = bits & mp.by_richness[r]
-        if rich:
-            return lowest_bit(rich)
-    return lowest_bit(bits)
 
 
 @hot

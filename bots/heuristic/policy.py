@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from bots.cells import richest
 from bots.heuristic.schema import KNOTS, SCHEMA
 from engine import rules
 from engine.geometry import CELLS, SHADOW_RAY, WITHIN
@@ -81,16 +82,6 @@ def by_left(params, first, left):
             y1 = params[first + i]
             return y0 + (y1 - y0) * (left - x0) / (KNOT_LEFT[i] - x0)
     return params[first + KNOT_COUNT - 1]
-
-
-@hot
-def richest(mp, bits):
-    """The richest cell of a non-empty set; among equally rich cells, the lowest index."""
-    for r in range(3, 0, -1):
-        rich = bits & mp.by_richness[r]
-        if rich:
-            return lowest_bit(rich)
-    return lowest_bit(bits)
 
 
 @hot
