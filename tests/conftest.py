@@ -70,3 +70,63 @@ def tuned_study(tmp_path_factory) -> Path:
     result = run_tuner("tune", str(path), "--no-progress")
     assert result.returncode == 0, result.stderr
     return path
+
+
+# ---- several processes, PostgreSQL ----------------------------------------------------------------------------
+
+POSTGRES_URL_ENV = "TUNER_TEST_POSTGRES_URL"  # e.g. postgresql://USER:PASSWORD@127.0.0.1:5432/DATABASE
+REQUIRE_POSTGRES_ENV = "TUNER_REQUIRE_POSTGRES"  # "1" (.ci/run): the PostgreSQL tests fail rather than skip
+
+
+def start_tuner(*args: str) -> subprocess.Popen:
+    """Start the `tuner` command as a real process (its output is read when it ends)."""
+    return subprocess.Popen([sys.executable, "-m", "tuner.cli", *args], cwd=ROOT, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+
+
+def _no_postgres(reason: str) -> None:
+    if os.environ.get(REQUIRE_POSTGRES_ENV) == "1":
+        pytest.fail(f"{REQUIRE_POSTGRES_ENV}=1 but {reason}")
+    pytest.skip(reason)
+
+
+@pytest.fixture(scope="session")
+def postgres_url() -> str:
+    """The URL of a PostgreSQL database for the tests; skips (or fails, under TUNER_REQUIRE_POSTGRES=1) without."""
+    url = os.environ.get(POSTGRES_URL_ENV, "").strip()
+    if not url:
+        _no_postgres(f"no PostgreSQL server for the tests: set {POSTGRES_URL_ENV}="
+                     f"postgresql://USER:PASSWORD@HOST:PORT/DB (.ci/run starts one)")
+    import psycopg2
+
+    from tuner.storage import describe_storage
+
+    try:
+        psycopg2.connect(url, connect_timeout=10).close()
+    except psycopg2.Error as error:
+        _no_postgres(f"PostgreSQL at {describe_storage(url)} is unreachable: {str(error).strip().splitlines()[0]}")
+    return url
+
+
+@pytest.fixture
+def postgres_study(postgres_url):
+    """`make(prefix)`: a fresh study name in the test database; the studies are deleted afterwards."""
+    import uuid
+
+    names = []
+
+    def make(prefix: str) -> str:
+        names.append(f"{prefix}-{uuid.uuid4().hex[:10]}")
+        return names[-1]
+
+    yield make
+    import optuna
+
+    from tuner.storage import open_storage
+
+    storage = open_storage(postgres_url)
+    for name in names:
+        try:
+            optuna.delete_study(study_name=name, storage=storage)
+        except KeyError:
+            pass

@@ -51,6 +51,28 @@ def tune_error(capsys, path: Path) -> str:
     ({"search": {"grow_horizon": [0, 99]}}, "search.grow_horizon", "int in [0, 6]"),
     ({"search": {"grow_horizon": 2.5}}, "search.grow_horizon", "must be an integer"),
     ({"search": {"grow_horizon": [1, 2, 3]}}, "search.grow_horizon", "[low, high]"),
+    # Each kind of mistake on more fields: missing, wrong type, out of range, unknown bot.
+    ({"league": None}, "league", "missing field 'league' (1, 2 or 3"),
+    ({"seed": None}, "seed", "missing field 'seed' (integer"),
+    ({"name": 5}, "name", "non-empty string"),
+    ({"league": "3"}, "league", "1 (Wood 2), 2 (Wood 1) or 3 (Bronze+)"),
+    ({"sampler": 3}, "sampler", "cmaes, tpe, random, nsga2"),
+    ({"timeout": "10"}, "timeout", "seconds > 0"),
+    ({"trials": 0}, "trials", "integer >= 1"),
+    ({"population": 1}, "population", "[2, 10000]"),
+    ({"validation_pairs": -1}, "validation_pairs", "[0, 100000]"),
+    ({"pruner_startup_pairs": 1}, "pruner_startup_pairs", "integer >= 2"),
+    ({"opponents": "heuristic"}, "opponents", "non-empty list of bot names"),
+    ({"opponents": [3]}, "opponents", "bot names (strings)"),
+    ({"validation_opponents": ["grumpy"]}, "validation_opponents", "known: greedy"),
+    ({"storage": 5}, "storage", "a journal file path or a storage URL"),
+    ({"storage": ""}, "storage", "a journal file path or a storage URL"),
+    ({"artifacts": 7}, "artifacts", "non-empty string"),
+    ({"heartbeat_interval": 0}, "heartbeat_interval", "integer >= 1"),
+    ({"heartbeat_interval": 1.5}, "heartbeat_interval", "integer >= 1"),
+    ({"grace_period": "60"}, "grace_period", "integer > heartbeat_interval"),
+    ({"heartbeat_interval": 30, "grace_period": 30}, "grace_period", "integer > heartbeat_interval (30)"),
+    ({"search": {"grow_horizon": "wide"}}, "search.grow_horizon", "int in [0, 6]"),
 ])
 def test_each_mistake_is_one_line_naming_file_field_and_allowed_values(tmp_path, capsys, fields, field, allowed):
     path = write_study(tmp_path, **fields)
@@ -61,12 +83,43 @@ def test_each_mistake_is_one_line_naming_file_field_and_allowed_values(tmp_path,
 @pytest.mark.parametrize("storage, reason", [
     ("sqlite:////nonexistent-directory/x.db", "does not exist"),
     ("missing-directory/x.journal", "does not exist"),
-    ("postgresql://user:secret@127.0.0.1:1/db", "cannot open postgresql://user:***@127.0.0.1:1/db"),
+    ("a-directory", "is not a file"),
+    ("postgresql://user:secret@127.0.0.1:1/db", "cannot open postgresql://user:***@127.0.0.1:1/db: OperationalError"),
+    ("redis://:secret@127.0.0.1:1/0", "cannot open redis://:***@127.0.0.1:1/0: ConnectionError"),
 ])
 def test_an_unreachable_storage_is_one_line_without_the_password(tmp_path, capsys, storage, reason):
+    (tmp_path / "a-directory").mkdir()
     path = write_study(tmp_path, storage=storage)
     line = tune_error(capsys, path)
     assert str(path) in line and "'storage'" in line and reason in line and "secret" not in line, line
+
+
+def test_a_table_expected_and_something_else_given(tmp_path, capsys):
+    path = tmp_path / "flat.toml"
+    path.write_text('name = "flat"\nleague = 3\nseed = 1\ntrials = 3\nsearch = 3\n', encoding="utf-8")
+    line = tune_error(capsys, path)
+    assert str(path) in line and "field 'search' must be a table of parameter = value or [low, high]" in line
+
+
+def _postgres_url_with(url: str, login: str = "", database: str = "") -> str:
+    from urllib.parse import urlsplit, urlunsplit
+
+    parts = urlsplit(url)
+    host = parts.netloc.rsplit("@", 1)[-1]
+    return urlunsplit(parts._replace(netloc=f"{login}@{host}" if login else parts.netloc,
+                                     path=f"/{database}" if database else parts.path))
+
+
+@pytest.mark.parametrize("change, reason", [
+    ({"database": "no_such_database"}, 'database "no_such_database" does not exist'),
+    ({"login": "nobody_at_all:wrong"}, 'user "nobody_at_all"'),
+])
+def test_a_postgresql_server_that_refuses_the_study(tmp_path, capsys, postgres_url, change, reason):
+    """A real server: a database that does not exist, a role that cannot log in."""
+    path = write_study(tmp_path, storage=_postgres_url_with(postgres_url, **change))
+    line = tune_error(capsys, path)
+    assert str(path) in line and "'storage'" in line and "OperationalError" in line and reason in line, line
+    assert "wrong" not in line
 
 
 def test_not_toml_and_missing_file(tmp_path, capsys):

@@ -129,11 +129,19 @@ def test_ctrl_c_stops_cleanly_and_the_study_resumes(tmp_path):
     assert "Traceback" not in err and "interrupted" in out
     trials = load_study(path).trials
     assert not [t for t in trials if t.state == TrialState.RUNNING]
-    assert all(t.state == TrialState.COMPLETE or t.user_attrs.get("interrupted") for t in trials)
+    # The stopped trial (none if Ctrl-C came as a trial ended) is FAIL and enqueued again with its parameters.
+    stopped = [t for t in trials if t.state == TrialState.FAIL]
+    retried = [t for t in trials if t.state == TrialState.WAITING]
+    assert len(stopped) <= 1 and len(retried) == len(stopped)
+    assert all(t.state == TrialState.COMPLETE for t in trials if t not in stopped + retried)
+    for old, new in zip(stopped, retried):
+        assert old.user_attrs["interrupted"] and new.params == old.params
+        assert new.system_attrs["failed_trial"] == old.number
     tune(path, "--trials", "2", "--timeout", "60")
     after = load_study(path).trials
-    assert [t.number for t in after] == list(range(len(trials) + 2))
-    assert all(t.state == TrialState.COMPLETE for t in after[len(trials):])
+    assert [t.number for t in after] == list(range(len(trials) + 2 - len(retried)))
+    assert all(t.state == TrialState.COMPLETE for t in after if t.number not in [u.number for u in stopped])
+    assert [after[t.number].params for t in retried] == [t.params for t in stopped]
 
 
 def test_hall_of_fame_members_are_earlier_fully_played_trials(tmp_path):

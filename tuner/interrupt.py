@@ -1,7 +1,7 @@
 """Stopping a tuning run cleanly on Ctrl-C (SIGINT) or SIGTERM.
 
 The first signal asks the run to stop: the running trial ends at its next batch of games, is recorded as
-FAIL (user attribute `interrupted`) and no new trial starts. A second signal stops at once, but only while
+FAIL (user attribute `interrupted`) and enqueued again (`tuner.workerloop`), and no new trial starts. A second signal stops at once, but only while
 games are being played, where Optuna catches it and records the trial as FAIL: never while Optuna writes to
 the storage or samples, so no trial is ever left RUNNING and the study resumes with the next trial.
 """

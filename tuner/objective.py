@@ -81,8 +81,8 @@ class Objective:
         return rng.permutation(self.config.pairs)
 
     def __call__(self, trial):
-        self.stop.check()
         try:
+            self.stop.check()  # Ctrl-C while the trial was being created
             return self._run(trial)
         except (Interrupted, KeyboardInterrupt):
             trial.set_user_attr("interrupted", True)

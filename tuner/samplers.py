@@ -36,10 +36,13 @@ def build_sampler(config: StudyConfig, space):
         if config.sampler == "cmaes":
             # x0 and sigma0 (deprecated since Optuna 4.9, still there in 5): CMA-ES's initial mean is the schema
             # defaults; its step size is a fraction of each range (Optuna's space is [0, 1] per parameter).
-            # with_margin keeps integer parameters from freezing on one value.
+            # with_margin keeps integer parameters from freezing on one value. No startup trials: the first
+            # trial sampled is CMA-ES's already, even if the baseline (enqueued, never sampled) is still running
+            # on another worker. Enqueued and retried trials have all their parameters, so Optuna never asks the
+            # sampler about them.
             with_margin = any(d.type == "int" for d in space.dimensions)
             return optuna.samplers.CmaEsSampler(x0=space.start_point(), sigma0=config.sigma, seed=seed,
-                                                n_startup_trials=1,
+                                                n_startup_trials=0,
                                                 popsize=population_size(config, len(space)),
                                                 with_margin=with_margin, warn_independent_sampling=False)
         if config.sampler == "tpe":

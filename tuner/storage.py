@@ -1,52 +1,27 @@
 """Opening a study's Optuna storage and its artifact store.
 
-A journal file is Optuna's `JournalStorage` on a file backend that writes each record under the file lock, as
-Optuna's does, but forces it to disk (fsync) only at the records that end something: a study created, a trial
-finished. Optuna's own backend fsyncs every record, and a trial here reports one record per seed pair: that
-made the storage, not the games, the tuner's bottleneck (about 5x slower on this machine). A crash of the
-process loses nothing (the records are in the operating system's cache); a crash of the machine can lose the
-records of the running trial, which a resumed study runs again anyway. The file format is Optuna's, so
-optuna-dashboard and any Optuna program read it.
+A path is a journal file (`tuner.journal`: Optuna's format, synced per trial, refused if damaged). URLs open
+Optuna's storages: `sqlite:///`, `postgresql://`, `mysql://` (RDB) and `redis://` (journal on Redis). A bare
+`postgresql://` URL uses psycopg2 (a dependency of this package; SQLAlchemy 2.1 would pick psycopg 3).
 
-URLs open Optuna's storages: `sqlite:///`, `postgresql://`, `mysql://` (RDB) and `redis://` (journal on Redis).
+`tuner tune` opens the storage with heartbeats (`Heartbeat`): Optuna's on RDB storages, `HeartbeatJournalStorage`
+on journals. A running trial records one every `interval` seconds; one silent for `grace` seconds is failed by
+the next worker that looks and enqueued again (`tuner.retry`).
 """
 from __future__ import annotations
 
-import json
-import os
+from dataclasses import dataclass
+from datetime import datetime, timedelta
 from pathlib import Path
+from typing import Optional
 
 from tuner.errors import UserError
 
-# Journal operation codes (optuna.storages.journal._storage.JournalOperation) after which the file is synced.
-_CREATE_STUDY, _SET_TRIAL_STATE_VALUES = 0, 6
-_DURABLE = {_CREATE_STUDY, _SET_TRIAL_STATE_VALUES}
 
-
-def _journal_backend_class():
-    from optuna.storages.journal import JournalFileBackend, JournalFileSymlinkLock
-
-    class TrialSyncedJournalFile(JournalFileBackend):
-        """Optuna's journal file, fsync'd when a study is created or a trial finishes (see the module doc)."""
-
-        def __init__(self, file_path: str) -> None:
-            self._path = file_path
-            self._file_lock = JournalFileSymlinkLock(file_path)
-            super().__init__(file_path, lock_obj=self._file_lock)
-
-        def append_logs(self, logs: list) -> None:
-            data = ("\n".join(json.dumps(log, separators=(",", ":")) for log in logs) + "\n").encode("utf-8")
-            self._file_lock.acquire()
-            try:
-                with open(self._path, "ab") as handle:
-                    handle.write(data)
-                    if any(log.get("op_code") in _DURABLE for log in logs):
-                        handle.flush()
-                        os.fsync(handle.fileno())
-            finally:
-                self._file_lock.release()
-
-    return TrialSyncedJournalFile
+@dataclass(frozen=True)
+class Heartbeat:
+    interval: int  # seconds between a running trial's heartbeats
+    grace: int  # seconds without one after which the trial is failed and retried
 
 
 def describe_storage(storage: str) -> str:
@@ -71,39 +46,29 @@ def storage_exists(storage: str) -> bool:
     return True
 
 
-def open_storage(storage: str, where: str = "storage", create: bool = True):
+def open_storage(storage: str, where: str = "storage", create: bool = True, heartbeat: Optional[Heartbeat] = None):
     """An Optuna storage. `create=False` refuses to create a journal file or SQLite database that is not there.
 
-    Raises UserError naming the storage and why it cannot be opened.
+    Raises UserError naming the storage and why it cannot be opened; a damaged file is left unchanged.
     """
-    import optuna
-
     shown = describe_storage(storage)
     scheme = storage.split("://", 1)[0].split("+", 1)[0].lower() if "://" in storage else "journal"
     if not create and not storage_exists(storage):
         raise UserError(f"{where}: {shown} does not exist yet (run `tuner tune` on the study first)")
+    if "://" not in storage:
+        return _open_journal_file(Path(storage), where, heartbeat)
     try:
-        if "://" not in storage:
-            path = Path(storage)
-            if not path.parent.is_dir():
-                raise UserError(f"{where}: cannot create {shown}: directory {path.parent} does not exist")
-            if path.exists() and not path.is_file():
-                raise UserError(f"{where}: {shown} is not a file")
-            from optuna.storages import JournalStorage
-
-            return JournalStorage(_journal_backend_class()(str(path)))
         if scheme in ("redis", "rediss"):
-            from optuna.storages import JournalStorage
             from optuna.storages.journal import JournalRedisBackend
 
             backend = JournalRedisBackend(storage)
             backend._redis.ping()  # fail now, with a clear message, rather than at the first write
-            return JournalStorage(backend)
+            return _journal_storage(backend, heartbeat)
         if scheme == "sqlite":
             db = Path(storage[len("sqlite:///"):])
             if not db.parent.is_dir():
                 raise UserError(f"{where}: cannot open {shown}: directory {db.parent} does not exist")
-        return optuna.storages.RDBStorage(storage, engine_kwargs=_engine_kwargs(scheme))
+        return _rdb_storage(storage, scheme, heartbeat)
     except UserError:
         raise
     except ImportError as error:  # Optuna or SQLAlchemy without the database's driver
@@ -111,7 +76,94 @@ def open_storage(storage: str, where: str = "storage", create: bool = True):
                         f"(pip install {_driver_hint(scheme, getattr(error, 'name', None) or scheme)})") from None
     except Exception as error:  # any driver's connection error: one line, no traceback
         message = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+        if scheme == "sqlite" and "DatabaseError" in type(error).__name__:
+            raise UserError(f"{where}: {shown} is not a usable SQLite database ({message}); it was left "
+                            f"unchanged") from None
         raise UserError(f"{where}: cannot open {shown}: {type(error).__name__}: {message}") from None
+
+
+def _open_journal_file(path: Path, where: str, heartbeat: Optional[Heartbeat]):
+    from tuner.journal import DamagedJournal, TrialSyncedJournalFile, check_journal_file
+
+    if not path.parent.is_dir():
+        raise UserError(f"{where}: cannot create {path}: directory {path.parent} does not exist")
+    if path.exists() and not path.is_file():
+        raise UserError(f"{where}: {path} is not a file")
+    try:
+        if path.exists():
+            check_journal_file(path)
+        return _journal_storage(TrialSyncedJournalFile(str(path)), heartbeat)
+    except DamagedJournal as error:
+        raise UserError(f"{where}: {error}") from None
+    except (ValueError, KeyError, TypeError, AttributeError, AssertionError) as error:  # a record Optuna cannot replay
+        detail = str(error).strip().splitlines()[0] if str(error).strip() else ""
+        raise UserError(f"{where}: {path} is not a usable Optuna journal file: a record cannot be read "
+                        f"({type(error).__name__}{': ' + detail if detail else ''}); it was left unchanged") from None
+
+
+def _journal_storage(backend, heartbeat: Optional[Heartbeat]):
+    from optuna.storages import JournalStorage
+
+    if heartbeat is None:
+        return JournalStorage(backend)
+    from tuner.journal import HeartbeatJournalStorage
+    from tuner.retry import RetryTrial
+
+    return HeartbeatJournalStorage(backend, heartbeat.interval, heartbeat.grace, RetryTrial())
+
+
+def _rdb_storage(url: str, scheme: str, heartbeat: Optional[Heartbeat]):
+    import optuna
+
+    if url.startswith("postgresql://"):
+        url = "postgresql+psycopg2://" + url[len("postgresql://"):]
+    kwargs = {}
+    if heartbeat is not None:
+        import inspect
+
+        from tuner.retry import RetryTrial
+
+        # Optuna >= 4.9 names the callback heartbeat_stale_trial_callback, earlier versions failed_trial_callback.
+        names = inspect.signature(optuna.storages.RDBStorage).parameters
+        callback = "heartbeat_stale_trial_callback" if "heartbeat_stale_trial_callback" in names \
+            else "failed_trial_callback"
+        kwargs = {"heartbeat_interval": heartbeat.interval, "grace_period": heartbeat.grace, callback: RetryTrial()}
+    from tuner.studylock import creation_lock
+
+    with creation_lock(url, _engine_kwargs(scheme)):  # workers starting together on a fresh database
+        return _heartbeat_rdb_class()(url, engine_kwargs=_engine_kwargs(scheme), **kwargs)
+
+
+def _heartbeat_rdb_class():
+    import optuna
+    from optuna.storages._rdb import models
+    from optuna.storages._rdb.storage import _create_scoped_session
+    from optuna.trial import TrialState
+
+    class HeartbeatRDBStorage(optuna.storages.RDBStorage):
+        """Optuna's RDB storage, where a running trial that never recorded a heartbeat is stale too.
+
+        Optuna only fails trials whose last heartbeat is too old; a worker killed between creating its trial
+        and its first heartbeat would leave a trial RUNNING forever, holding a place the study needs. Here such
+        a trial is stale once it started longer than the grace period ago (by this worker's clock).
+        """
+
+        def _get_stale_trial_ids(self, study_id: int) -> list:
+            stale = super()._get_stale_trial_ids(study_id)
+            if self.heartbeat_interval is None:
+                return stale
+            grace = self.grace_period if self.grace_period is not None else 2 * self.heartbeat_interval
+            limit = datetime.now() - timedelta(seconds=grace)
+            with _create_scoped_session(self.scoped_session, True) as session:
+                running = (session.query(models.TrialModel)
+                           .filter(models.TrialModel.state == TrialState.RUNNING)
+                           .filter(models.TrialModel.study_id == study_id).all())
+                for trial in running:
+                    if not trial.heartbeats and trial.datetime_start is not None and trial.datetime_start < limit:
+                        stale.append(trial.trial_id)
+            return stale
+
+    return HeartbeatRDBStorage
 
 
 def _engine_kwargs(scheme: str) -> dict:

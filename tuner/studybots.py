@@ -45,7 +45,7 @@ def load_existing_study(config: StudyConfig, where: Optional[str] = None):
     """(storage, study) of a study that `tuner tune` created; UserError if the storage or study is missing."""
     import optuna
 
-    where = where or f"{config.path}: field 'storage'"
+    where = where or f"{config.path}: {config.storage_source}"
     storage = open_storage(config.storage, where, create=False)
     try:
         study = optuna.load_study(study_name=config.name, storage=storage)

@@ -72,7 +72,8 @@ FIELDS = [
     Field("storage", "path or URL", None,
           "default: `<study file name>.journal` beside the study file (an Optuna journal file, which "
           "optuna-dashboard opens directly). A relative path is relative to the study file; an Optuna "
-          "storage URL (`sqlite:///`, `postgresql://`, `mysql://`, `redis://`) also works"),
+          "storage URL (`sqlite:///`, `postgresql://`, `mysql://`, `redis://`) also works: PostgreSQL for long "
+          "studies and several machines (README, \"Scaling out\")"),
     Field("artifacts", "path", None,
           "artifact store (exported bot of each new best trial); default: `<storage name>-artifacts/` beside a "
           "journal file, else `<study file name>-artifacts/` beside the study file"),
@@ -107,6 +108,11 @@ FIELDS = [
           "per validation opponent; 0: no validation"),
     Field("validation_opponents", "list of bot names", None,
           "opponents of the validation; default: the pool's bots without the hall of fame (`heuristic` if none)"),
+    Field("heartbeat_interval", "integer >= 1", 10,
+          "seconds between the heartbeats a running trial records in the storage"),
+    Field("grace_period", "integer > heartbeat_interval", 60,
+          "seconds without a heartbeat after which a running trial is taken for dead (its worker was killed or its "
+          "machine lost): any worker of the study then marks it FAIL and runs its parameters again"),
     Field("search", "table", {},
           "search-space overrides: `name = value` fixes a parameter, `name = [low, high]` narrows its range"),
 ]
@@ -144,6 +150,7 @@ class StudyConfig:
     seed: int
     bot: str = "heuristic"
     storage: str = ""  # an absolute journal path, or a storage URL
+    storage_source: str = "field 'storage'"  # where the storage was given, for error messages
     artifacts: Path = Path()
     sampler: str = "cmaes"
     population: Optional[int] = None
@@ -158,6 +165,8 @@ class StudyConfig:
     pruner_startup_pairs: int = 20
     validation_pairs: int = 500
     validation_opponents: list = field(default_factory=list)
+    heartbeat_interval: int = 10
+    grace_period: int = 60
     search: dict = field(default_factory=dict)  # name -> Override
 
     @property
@@ -195,7 +204,7 @@ class StudyConfig:
         where = f"{self.path}: --storage"
         storage = _storage(url, Path.cwd(), where)
         artifacts = _default_artifacts(self.path, storage)
-        return _replace(self, storage=storage, artifacts=artifacts)
+        return _replace(self, storage=storage, artifacts=artifacts, storage_source="--storage")
 
 
 def _replace(config: StudyConfig, **changes) -> StudyConfig:
@@ -456,6 +465,11 @@ def parse_study(data: dict, path: Path, text: str = "") -> StudyConfig:
         validation_opponents = _bot_names(path, "validation_opponents", data["validation_opponents"], league, False)
     else:
         validation_opponents = fixed or ["heuristic"]
+    heartbeat_interval = _integer(path, "heartbeat_interval", data.get("heartbeat_interval", 10), 1)
+    grace_period = _integer(path, "grace_period", data.get("grace_period", 60), 1)
+    if grace_period <= heartbeat_interval:
+        raise StudyFileError(f"{_where(path, 'grace_period')} must be an integer > heartbeat_interval "
+                             f"({heartbeat_interval}), got {grace_period}")
     search = _search(path, data.get("search", {}), bot)
     from bots.paramfile import schema_for
 
@@ -466,7 +480,8 @@ def parse_study(data: dict, path: Path, text: str = "") -> StudyConfig:
                        artifacts=artifacts, sampler=sampler, population=population, sigma=sigma, trials=trials,
                        timeout=timeout, pairs=pairs, opponents=opponents, objectives=objectives, pruner=pruner,
                        pruner_p=pruner_p, pruner_startup_pairs=pruner_startup_pairs, validation_pairs=validation_pairs,
-                       validation_opponents=validation_opponents, search=search)
+                       validation_opponents=validation_opponents, heartbeat_interval=heartbeat_interval,
+                       grace_period=grace_period, search=search)
 
 
 def fields_markdown() -> str:

@@ -6,8 +6,9 @@ run stops before any trial with a line naming the first difference. `trials` cou
 trials (on resume too); `--trials N` runs N more whatever the count.
 
 The first trial of a new study is the baseline, the schema defaults (enqueued), and CMA-ES starts its search
-there (its initial mean). Each `tuner tune` process is an ordinary Optuna worker on the storage, so several
-can share a study (a journal file, PostgreSQL, ...).
+there (its initial mean). Each `tuner tune` process is a worker on the storage (`tuner.workerloop`): several,
+on one machine or several, share a study and end it with exactly its `trials` COMPLETE trials; a worker that
+dies or is stopped leaves its trial to be run again (heartbeats, `tuner.retry`).
 """
 from __future__ import annotations
 
@@ -179,7 +180,6 @@ def print_best(config: StudyConfig, study, trial, space, validation: Optional[di
 
 def run_tune(config: StudyConfig, trials: Optional[int] = None, timeout: Optional[float] = None, jobs: int = 1,
              progress: Optional[bool] = None) -> RunSummary:
-    import optuna
     from optuna.trial import TrialState
 
     from tuner.evaluation import GameRunner
@@ -189,15 +189,19 @@ def run_tune(config: StudyConfig, trials: Optional[int] = None, timeout: Optiona
     from tuner.progress import Progress
     from tuner.samplers import build_pruner, build_sampler, population_size
     from tuner.searchspace import SearchSpace, seat_of
-    from tuner.storage import describe_storage, open_artifact_store, open_storage
+    from tuner.storage import Heartbeat, describe_storage, open_artifact_store, open_storage
     from tuner.studybots import best_trial
+    from tuner.studylock import study_lock
+    from tuner.workerloop import Plan, WorkerLoop
 
     _quiet_optuna()
     space = SearchSpace.for_config(config)
-    where = f"{config.path}: field 'storage'"
-    storage = open_storage(config.storage, where)
+    where = f"{config.path}: {config.storage_source}"
+    storage = open_storage(config.storage, where, heartbeat=Heartbeat(config.heartbeat_interval, config.grace_period))
     sampler, pruner = build_sampler(config, space), build_pruner(config)
-    study = open_or_create_study(config, storage, space, sampler, pruner)
+    lock = study_lock(config.storage, storage, config.name)
+    with lock:  # one worker creates the study and enqueues the baseline
+        study = open_or_create_study(config, storage, space, sampler, pruner)
     artifact_store = open_artifact_store(config.artifacts)
 
     done = finished_trials(study)
@@ -205,6 +209,7 @@ def run_tune(config: StudyConfig, trials: Optional[int] = None, timeout: Optiona
         to_run = max(0, config.trials - done)
     else:
         to_run = trials
+    plan = Plan(target=config.trials if trials is None else None, count=trials, timeout=timeout)
     print(f"study {config.name!r} in {describe_storage(config.storage)}: {done} finished trials"
           + (f", running {to_run} more" if to_run is not None else "")
           + (f" (time budget {timeout:g}s)" if timeout is not None else ""))
@@ -226,33 +231,23 @@ def run_tune(config: StudyConfig, trials: Optional[int] = None, timeout: Optiona
             stop = StopFlag(notify=bar.write)
             objective = Objective(config, space, pool, runner, stop, artifact_store, describe_storage(config.storage),
                                   notify=bar.write)
-            started = []
-
-            def tracked(trial):
-                started.append(trial.number)
-                return objective(trial)
 
             def after_trial(study_, frozen):
                 if frozen.state in (TrialState.COMPLETE, TrialState.PRUNED) and objective.last is not None \
                         and objective.last.number == frozen.number:
                     bar.trial_finished(objective.last)
-                if stop.requested:  # Ctrl-C between two trials: start no other
-                    study_.stop()
 
-            callbacks = [after_trial]
-            if trials is None and config.trials is not None:
-                callbacks.append(optuna.study.MaxTrialsCallback(config.trials,
-                                                                states=(TrialState.COMPLETE, TrialState.PRUNED)))
+            loop = WorkerLoop(study, lock, objective, stop, notify=bar.write, callbacks=[after_trial],
+                              sample=space.suggest)
             stop.install()
             try:
-                study.optimize(tracked, n_trials=to_run, timeout=timeout, callbacks=callbacks, catch=())
+                loop.run(plan)
             except (Interrupted, KeyboardInterrupt):
                 summary.interrupted = True
             finally:
                 summary.interrupted = summary.interrupted or stop.requested
                 stop.restore()
                 bar.close()
-                _fail_running(study, started)
             summary.trials, summary.pruned, summary.seconds, summary.games = (bar.done, bar.pruned, bar.seconds,
                                                                               bar.games)
             print(f"{'interrupted' if summary.interrupted else 'done'}: {bar.done} trials ({bar.pruned} pruned) in "
@@ -273,15 +268,3 @@ def run_tune(config: StudyConfig, trials: Optional[int] = None, timeout: Optiona
         return summary
     finally:
         runner.close()
-
-
-def _fail_running(study, numbers: list) -> None:
-    """Safety net: a trial this run started is never left RUNNING (Optuna records it FAIL on an exception)."""
-    from optuna.trial import TrialState
-
-    if not numbers:
-        return
-    mine = set(numbers)
-    for trial in study.get_trials(deepcopy=False, states=(TrialState.RUNNING,)):
-        if trial.number in mine:
-            study.tell(trial.number, state=TrialState.FAIL)

@@ -1,0 +1,68 @@
+"""Several `tuner tune` processes at once on one study (a real PostgreSQL server, a journal file): exactly the
+requested number of COMPLETE trials, none duplicated or lost, and one consistent CMA-ES run."""
+import re
+
+from optuna.trial import TrialState
+
+from tests.conftest import load_study, start_tuner, write_study
+
+WORKERS = 3
+TRIALS = 30
+POPULATION = 4
+
+
+def run_workers(path, workers: int = WORKERS) -> list:
+    """Start `workers` processes on the study at once; their stdout once they all ended (each exit 0)."""
+    processes = [start_tuner("tune", str(path), "--no-progress") for _ in range(workers)]
+    outputs = []
+    try:
+        for process in processes:
+            out, err = process.communicate(timeout=300)
+            assert process.returncode == 0, err
+            assert "Traceback" not in err, err
+            outputs.append(out)
+    finally:
+        for process in processes:
+            if process.poll() is None:
+                process.kill()
+    return outputs
+
+
+def check_one_consistent_study(study, outputs: list) -> None:
+    trials = study.get_trials()
+    # Exactly the requested trials, numbered without gap, all COMPLETE (pruned ones return an estimate).
+    assert [t.number for t in trials] == list(range(TRIALS))
+    assert all(t.state == TrialState.COMPLETE for t in trials), [t.state for t in trials]
+    # Every worker ran some of them, none twice: the runs' counts add up to the study's.
+    ran = [int(re.search(r"^done: (\d+) trials", out, re.M).group(1)) for out in outputs]
+    assert sum(ran) == TRIALS and all(ran), ran
+    assert len({tuple(sorted(t.params.items())) for t in trials}) == TRIALS  # no two trials alike
+    # One baseline, trial 0: the schema defaults, not sampled.
+    assert [t.number for t in trials if t.user_attrs.get("baseline")] == [0]
+    generation = next(k for k in trials[1].system_attrs if k.endswith(":generation"))
+    assert generation not in trials[0].system_attrs
+    # Every other trial was sampled by CMA-ES (none at random while the baseline ran), generations follow the
+    # trial numbers, and a generation gave way to the next only once `population` of its trials were COMPLETE.
+    generations = [t.system_attrs[generation] for t in trials[1:]]
+    assert generations == sorted(generations) and generations[0] == 0
+    assert max(generations) >= 3
+    for g in range(max(generations)):
+        assert generations.count(g) >= POPULATION, generations
+
+
+def study_file(tmp_path, name: str, storage=None):
+    return write_study(tmp_path, name, trials=TRIALS, pairs=100, pruner="none", population=POPULATION,
+                       validation_pairs=10, storage=storage)
+
+
+def test_three_workers_on_postgresql(tmp_path, postgres_url, postgres_study):
+    path = study_file(tmp_path, postgres_study("workers"), storage=postgres_url)
+    outputs = run_workers(path)
+    check_one_consistent_study(load_study(path), outputs)
+    assert not list(tmp_path.glob("*.journal"))
+
+
+def test_three_workers_on_a_journal_file(tmp_path):
+    path = study_file(tmp_path, "workers")
+    outputs = run_workers(path)
+    check_one_consistent_study(load_study(path), outputs)
