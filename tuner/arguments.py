@@ -23,14 +23,19 @@ def league(text: str) -> int:
     return int(text)
 
 
-def positive_int(text: str) -> int:
+def _integer(text: str, low: int, high: float, expected: str) -> int:
+    """`text` as an integer in [low, high], or an error saying what was expected."""
     try:
         value = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {value}")
+        raise argparse.ArgumentTypeError(f"{expected}, got {text!r}") from None
+    if not low <= value <= high:
+        raise argparse.ArgumentTypeError(f"{expected}, got {value}")
     return value
+
+
+def positive_int(text: str) -> int:
+    return _integer(text, 1, float("inf"), "expected a positive integer")
 
 
 def positive_float(text: str) -> float:
@@ -51,20 +56,8 @@ def add_time_limits(parser: argparse.ArgumentParser) -> None:
 
 
 def non_negative_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected an integer >= 0, got {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"expected an integer >= 0, got {value}")
-    return value
+    return _integer(text, 0, float("inf"), "expected an integer >= 0")
 
 
 def port(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"port must be an integer in [0, 65535], got {text!r}") from None
-    if not 0 <= value <= 65535:
-        raise argparse.ArgumentTypeError(f"port must be an integer in [0, 65535], got {value}")
-    return value
+    return _integer(text, 0, 65535, "port must be an integer in [0, 65535]")

@@ -378,9 +378,14 @@ def _search(path, value, bot: str) -> dict:
 
 # ---- the file -----------------------------------------------------------------------------------------------
 
-def read_study_file(path) -> StudyConfig:
-    """The study a file describes, fully checked; no storage is opened."""
-    path = Path(path)
+def read_study_file(path, storage: Optional[str] = None) -> StudyConfig:
+    """The study a file describes, fully checked; no storage is opened. `storage` (a command's `--storage`)
+    replaces the file's storage."""
+    config = _read_study_file(Path(path))
+    return config if storage is None else config.with_storage(storage)
+
+
+def _read_study_file(path: Path) -> StudyConfig:
     if path.suffix != ".toml":
         raise StudyFileError(f"{path}: a study file is a .toml file")
     try:

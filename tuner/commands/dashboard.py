@@ -21,8 +21,6 @@ def run(args) -> int:
     from tuner.dashboard import serve
     from tuner.studyfile import read_study_file
 
-    config = read_study_file(args.study)
-    if args.storage is not None:
-        config = config.with_storage(args.storage)
+    config = read_study_file(args.study, args.storage)
     serve(config, args.host, args.port)
     return 0

@@ -24,9 +24,7 @@ def run(args) -> int:
     from tuner.report import build_report
     from tuner.studyfile import read_study_file
 
-    config = read_study_file(args.study)
-    if args.storage is not None:
-        config = config.with_storage(args.storage)
+    config = read_study_file(args.study, args.storage)
     report = build_report(config, args.out, args.top, plots=not args.no_plots)
     c = report.counts
     print(f"study {config.name!r}: {c['trials']} trials ({c['fully played']} fully played, {c['pruned']} pruned, "

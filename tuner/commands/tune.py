@@ -26,9 +26,7 @@ def run(args) -> int:
     from tuner.studyfile import read_study_file
     from tuner.tune import run_tune
 
-    config = read_study_file(args.study)
-    if args.storage is not None:
-        config = config.with_storage(args.storage)
+    config = read_study_file(args.study, args.storage)
     timeout = args.timeout if args.timeout is not None else config.timeout
     summary = run_tune(config, args.trials, timeout, args.jobs, False if args.no_progress else None)
     return EXIT_INTERRUPTED if summary.interrupted else 0
