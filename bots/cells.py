@@ -1,6 +1,7 @@
 """Choosing among cells: what several policies share."""
 from __future__ import annotations
 
+from engine.geometry import SPREAD
 from engine.jit import hot, lowest_bit
 
 
@@ -12,3 +13,13 @@ def richest(mp, bits):
         if rich:
             return lowest_bit(rich)
     return lowest_bit(bits)
+
+
+@hot
+def spread(bits, r):
+    """The cells within distance r (1, 2 or 3) of the cells of `bits`: one table lookup per byte of the
+    bitboard instead of one per cell (`engine.geometry.SPREAD`)."""
+    base = (r - 1) * 1280
+    return (SPREAD[base + (bits & 0xFF)] | SPREAD[base + 256 + ((bits >> 8) & 0xFF)]
+            | SPREAD[base + 512 + ((bits >> 16) & 0xFF)] | SPREAD[base + 768 + ((bits >> 24) & 0xFF)]
+            | SPREAD[base + 1024 + ((bits >> 32) & 0xFF)])

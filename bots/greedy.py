@@ -2,9 +2,9 @@
 GROW the largest affordable size, else SEED where it is free and not next to its own trees, else WAIT."""
 from __future__ import annotations
 
-from bots.cells import richest
+from bots.cells import richest, spread
 from engine import rules
-from engine.geometry import ADJACENT, CELLS, DISTANCE, WITHIN
+from engine.geometry import CELLS, DISTANCE
 from engine.jit import hot, lowest_bit, popcount
 
 # complete_day by league when not given: Wood 2 is a single day, Wood 1 six days.
@@ -25,17 +25,8 @@ def greedy_move(mp, s, p, complete_day, max_seeds):
                 return rules.GROW, richest(mp, ready & s.trees[k]), 0
     seeds = popcount(mine & s.trees[0])
     if mp.can_seed and seeds < max_seeds and seeds <= sun:
-        next_to_mine = 0
-        bits = mine
-        while bits:
-            next_to_mine |= ADJACENT[lowest_bit(bits)]
-            bits &= bits - 1
-        reach = 0
-        for k in range(1, 4):
-            bits = ready & s.trees[k]
-            while bits:
-                reach |= WITHIN[k * CELLS + lowest_bit(bits)]
-                bits &= bits - 1
+        next_to_mine = spread(mine, 1)
+        reach = spread(ready & s.trees[1], 1) | spread(ready & s.trees[2], 2) | spread(ready & s.trees[3], 3)
         occupied = s.trees[0] | s.trees[1] | s.trees[2] | s.trees[3]
         candidates = reach & ~mp.by_richness[0] & ~occupied & ~next_to_mine
         if candidates:

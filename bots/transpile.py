@@ -14,10 +14,12 @@ The intrinsics `popcount` and `lowest_bit` map to the pure-Python versions in `e
 from __future__ import annotations
 
 import ast
+import base64
 import builtins
 import inspect
 import textwrap
 import types
+import zlib
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -47,6 +49,30 @@ def _identity(module: str, name: str, value) -> tuple:
     return ("value", module, name)
 
 
+PACK_ABOVE = 2000  # tables longer than this are written compressed: CodinGame accepts 100,000 characters
+
+UNPACK_SOURCE = '''def unpack_table(text, kind):
+    """A table the exporter wrote compressed: little-endian int64 ('q') or float64 ('d') values."""
+    import array
+    import base64
+    import sys
+    import zlib
+
+    values = array.array(kind, zlib.decompress(base64.b64decode(text)))
+    if sys.byteorder == "big":
+        values.byteswap()
+    return values.tolist()
+'''
+
+
+def _packed(value: np.ndarray) -> str:
+    kind = "q" if value.dtype.kind in "iu" else "d"
+    data = value.astype("<i8" if kind == "q" else "<f8").tobytes()
+    text = base64.b64encode(zlib.compress(data, 9)).decode("ascii")
+    lines = [text[i:i + 110] for i in range(0, len(text), 110)]
+    return "unpack_table(\n    \"" + "\"\n    \"".join(lines) + f"\",\n    {kind!r},\n)"
+
+
 def _literal(value, where: str) -> str:
     if isinstance(value, (bool, np.bool_)):
         return repr(bool(value))
@@ -57,6 +83,8 @@ def _literal(value, where: str) -> str:
     if isinstance(value, np.ndarray):
         if value.ndim != 1 or value.dtype.kind not in "iuf":
             raise TranspileError(f"{where}: only 1-D int or float tables can be exported")
+        if len(value) > PACK_ABOVE:
+            return _packed(value)
         items = [repr(int(v)) if value.dtype.kind in "iu" else repr(float(v)) for v in value.tolist()]
         lines, line = [], ""
         for item in items:
@@ -174,7 +202,8 @@ class Transpiler:
     def source(self) -> str:
         constants = "\n".join(f"{name} = {literal}" for name, literal in self.out.constants.items())
         functions = "\n\n\n".join(self.out.functions.values())
-        return constants + "\n\n\n" + functions + "\n"
+        unpack = UNPACK_SOURCE + "\n\n" if "unpack_table(" in constants else ""
+        return unpack + constants + "\n\n\n" + functions + "\n"
 
 
 def transpile(*entries) -> tuple[str, list]:

@@ -112,3 +112,22 @@ SEED_TARGETS, SEED_TARGET_COUNT = _seed_targets()
 def cells_of(bits: int) -> list[int]:
     """The cells of a bitboard, in ascending order."""
     return [c for c in range(CELLS) if bits >> c & 1]
+
+
+def _spread_tables():
+    """SPREAD[((r - 1) * 5 + k) * 256 + v] for r = 1..3: the cells within distance r of the cells whose bits,
+    in byte k of a bitboard, are v. A set's whole neighbourhood is then 5 lookups, whatever its size."""
+    table = np.zeros(3 * 5 * 256, dtype=np.int64)
+    for r in range(1, 4):
+        for k in range(5):
+            for v in range(256):
+                bits = 0
+                for i in range(8):
+                    c = 8 * k + i
+                    if v >> i & 1 and c < CELLS:
+                        bits |= int(WITHIN[r * CELLS + c])
+                table[((r - 1) * 5 + k) * 256 + v] = bits
+    return table
+
+
+SPREAD = _spread_tables()

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from bots.cells import richest
+from bots.cells import richest, spread
 from bots.heuristic.schema import KNOTS, SCHEMA
 from engine import rules
 from engine.geometry import CELLS, SHADOW_RAY, WITHIN
@@ -183,16 +183,6 @@ def best_grow(mp, s, p, params, left, ready):
                 best = c
                 best_score = score
     return best
-
-
-@hot
-def spread(bits, radius):
-    """The cells within `radius` of the cells of `bits` (radius 0: the cells themselves)."""
-    out = 0
-    while bits:
-        out |= WITHIN[radius * CELLS + lowest_bit(bits)]
-        bits &= bits - 1
-    return out
 
 
 @hot
