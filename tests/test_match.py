@@ -68,3 +68,18 @@ def test_match_text_output_and_bad_input():
     for args, needle in ((["--games", "3"], "must be even"), (["--league", "5"], "league must be")):
         bad = run_tuner("match", "greedy", "random", *args)
         assert bad.returncode == 2 and needle in bad.stderr and "Traceback" not in bad.stderr
+
+
+def test_a_match_reports_the_games_a_program_was_disqualified_in():
+    args = ("match", program("behave.py", "hang", "3"), "greedy", "--games", "2",
+            "--first-timeout", "2000", "--turn-timeout", "200")
+    report = json.loads(run_tuner(*args, "--json").stdout)
+    assert report["disqualified"] == {"A": 2, "B": 0} and report["losses"] == 2
+    for game in report["results"]:
+        (entry,) = game["deactivated"]
+        assert entry["player"] == game["a_side"] and entry["reason"] == "Timeout!"
+        assert game["scores"][game["a_side"]] == -1
+    text = run_tuner(*args).stdout
+    assert "was disqualified in 2 game(s)" in text and "Timeout!" in text and "--turn-timeout" in text
+    clean = json.loads(run_tuner("match", "greedy", "random:1", "--games", "2", "--json").stdout)
+    assert clean["disqualified"] == {"A": 0, "B": 0} and all("deactivated" not in g for g in clean["results"])

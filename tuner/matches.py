@@ -24,14 +24,23 @@ class GameResult:
     seed: int
     a_side: int  # the player index bot A played
     scores: tuple  # final scores (player 0, player 1)
+    deactivated: tuple = ()  # the referee's disqualifications: {"player", "turn", "reason"} (programs only)
 
     @property
     def margin(self) -> int:
         """A's final score minus B's."""
         return self.scores[self.a_side] - self.scores[1 - self.a_side]
 
+    def disqualified(self, bot: str) -> Optional[dict]:
+        """Bot "A" or "B"'s disqualification in this game, if it had one."""
+        side = self.a_side if bot == "A" else 1 - self.a_side
+        return next((d for d in self.deactivated if d["player"] == side), None)
+
     def to_json(self) -> dict:
-        return {"seed": self.seed, "a_side": self.a_side, "scores": list(self.scores)}
+        record = {"seed": self.seed, "a_side": self.a_side, "scores": list(self.scores)}
+        if self.deactivated:
+            record["deactivated"] = list(self.deactivated)
+        return record
 
 
 @dataclass
@@ -43,9 +52,15 @@ class MatchResult:
     results: list
     stats: Tally
 
+    def disqualifications(self, bot: str) -> list:
+        """(seed, turn, reason) of every game bot "A" or "B" was disqualified in."""
+        return [(r.seed, d["turn"], d["reason"]) for r in self.results if (d := r.disqualified(bot))]
+
     def to_json(self) -> dict:
         return {"bot_a": self.bot_a, "bot_b": self.bot_b, "league": self.league, "seed": self.seed,
-                **self.stats.to_json(), "results": [r.to_json() for r in self.results]}
+                **self.stats.to_json(),
+                "disqualified": {"A": len(self.disqualifications("A")), "B": len(self.disqualifications("B"))},
+                "results": [r.to_json() for r in self.results]}
 
 
 def paired_schedule(pair_seeds: list) -> tuple[np.ndarray, np.ndarray]:
@@ -69,7 +84,7 @@ def _split(n: int, parts: int) -> list:
 
 
 def play_engine_games(bot_a: Bot, bot_b: Bot, seeds, swapped, league: int, jobs: int = 1) -> np.ndarray:
-    """Final scores (n, 2) by player index, for games between two in-engine bots."""
+    """Final scores (n, 2) by player index, for games between two in-engine bots (which never break a rule)."""
     seats = new_seat_array(2)
     seats[0] = bot_a.seat[0]
     seats[1] = bot_b.seat[0]
@@ -81,25 +96,26 @@ def play_engine_games(bot_a: Bot, bot_b: Bot, seeds, swapped, league: int, jobs:
     return np.concatenate(parts)
 
 
-def _program_chunk(bot_a: Bot, bot_b: Bot, seeds, swapped, league, limits):
+def _program_chunk(bot_a: Bot, bot_b: Bot, seeds, swapped, league, limits) -> list:
     from engine.referee import play_game
 
-    scores = []
+    outcomes = []
     for seed, swap in zip(seeds.tolist(), swapped.tolist()):
         bots = (bot_b, bot_a) if swap else (bot_a, bot_b)
         report = play_game(seed, league, [bots[0].player(), bots[1].player()], limits)
-        scores.append(report.outcome.final_scores)
-    return np.array(scores, dtype=np.int64).reshape(-1, 2)
+        outcomes.append((tuple(report.outcome.final_scores), tuple(report.outcome.deactivated)))
+    return outcomes
 
 
 def play_referee_games(bot_a: Bot, bot_b: Bot, seeds, swapped, league: int, jobs: int = 1,
-                       limits: TimeLimits = TimeLimits()) -> np.ndarray:
+                       limits: TimeLimits = TimeLimits()) -> list:
+    """(final scores by player index, disqualifications) of each game, played through the referee."""
     chunks = _split(len(seeds), jobs)
     if len(chunks) == 1:
         return _program_chunk(bot_a, bot_b, seeds, swapped, league, limits)
     parts = Parallel(n_jobs=len(chunks), backend="loky")(
         delayed(_program_chunk)(bot_a, bot_b, seeds[c], swapped[c], league, limits) for c in chunks)
-    return np.concatenate(parts)
+    return [outcome for part in parts for outcome in part]
 
 
 def run_match(bot_a: Bot, bot_b: Bot, games: int, league: int = 3, seed: int = 0, jobs: int = 1,
@@ -111,8 +127,9 @@ def run_match(bot_a: Bot, bot_b: Bot, games: int, league: int = 3, seed: int = 0
     seeds, swapped = paired_schedule(pair_seeds)
     if bot_a.in_engine and bot_b.in_engine:
         scores = play_engine_games(bot_a, bot_b, seeds, swapped, league, jobs)
+        outcomes = [((int(p0), int(p1)), ()) for p0, p1 in scores]
     else:
-        scores = play_referee_games(bot_a, bot_b, seeds, swapped, league, jobs, limits or TimeLimits())
-    results = [GameResult(int(s), 1 if w else 0, (int(p0), int(p1)))
-               for s, w, (p0, p1) in zip(seeds, swapped, scores)]
+        outcomes = play_referee_games(bot_a, bot_b, seeds, swapped, league, jobs, limits or TimeLimits())
+    results = [GameResult(int(s), 1 if w else 0, scores, deactivated)
+               for s, w, (scores, deactivated) in zip(seeds, swapped, outcomes)]
     return MatchResult(bot_a.name, bot_b.name, league, seed, results, tally([r.margin for r in results]))

@@ -46,4 +46,16 @@ def run(args) -> int:
     print(f"  win rate {s.win_rate:.1%} (95% CI {s.win_rate_ci[0]:.1%} - {s.win_rate_ci[1]:.1%})")
     print(f"  Elo difference {s.elo:+.0f} (95% CI {s.elo_ci[0]:+.0f} to {s.elo_ci[1]:+.0f})")
     print(f"  mean score margin {s.mean_margin:+.2f} (95% CI {s.margin_ci[0]:+.2f} to {s.margin_ci[1]:+.2f})")
+    for bot, name in (("A", result.bot_a), ("B", result.bot_b)):
+        print_disqualifications(name, result.disqualifications(bot))
     return 0
+
+
+def print_disqualifications(name: str, games: list) -> None:
+    """A program that broke a rule or a time limit lost those games: say so, since timeouts depend on load."""
+    if not games:
+        return
+    seed, turn, reason = games[0]
+    print(f"  {name} was disqualified in {len(games)} game(s), first in seed {seed} at frame {turn}: {reason}")
+    if any("timeout" in g[2].lower() for g in games):
+        print("  (time limits depend on the machine's load: --turn-timeout MS gives a slow machine slack)")
