@@ -135,18 +135,27 @@ def end_day(mp, s):
 
 
 @hot
+def check_own_tree(s, p, a):
+    """The checks GROW and COMPLETE start with, in the referee's order: the cell, a tree on it, its owner."""
+    if a < 0 or a >= CELLS:
+        return CELL_NOT_FOUND
+    if size_at(s, a) < 0:
+        return TREE_NOT_FOUND
+    if not (s.mine[p] >> a) & 1:
+        return NOT_OWNER
+    return OK
+
+
+@hot
 def check_action(mp, s, p, kind, a, b):
     """The referee's checks for one player's action, in its order. Returns (code, x, y, cost)."""
     if kind == GROW:
-        if a < 0 or a >= CELLS:
-            return CELL_NOT_FOUND, a, 0, 0
-        size = size_at(s, a)
-        if size < 0:
-            return TREE_NOT_FOUND, a, 0, 0
-        if not (s.mine[p] >> a) & 1:
-            return NOT_OWNER, a, 0, 0
+        code = check_own_tree(s, p, a)
+        if code != OK:
+            return code, a, 0, 0
         if (s.dormant >> a) & 1:
             return DORMANT, a, 0, 0
+        size = size_at(s, a)
         if size >= 3:
             return ALREADY_TALL, a, 0, 0
         cost = grow_cost(s, p, size)
@@ -154,14 +163,10 @@ def check_action(mp, s, p, kind, a, b):
             return NOT_ENOUGH_SUN, cost, s.sun[p], 0
         return OK, 0, 0, cost
     if kind == COMPLETE:
-        if a < 0 or a >= CELLS:
-            return CELL_NOT_FOUND, a, 0, 0
-        size = size_at(s, a)
-        if size < 0:
-            return TREE_NOT_FOUND, a, 0, 0
-        if not (s.mine[p] >> a) & 1:
-            return NOT_OWNER, a, 0, 0
-        if size < 3:
+        code = check_own_tree(s, p, a)
+        if code != OK:
+            return code, a, 0, 0
+        if size_at(s, a) < 3:
             return NOT_TALL, a, 0, 0
         if (s.dormant >> a) & 1:
             return DORMANT, a, 0, 0
