@@ -48,10 +48,16 @@ class Watch:
         pytest.fail(f"timed out waiting until {what}")
 
 
-def mid_trial(trials, workers: int, max_reports: int) -> bool:
-    """`workers` trials running, each having reported some but fewer than `max_reports` seed pairs."""
-    running = [t for t in trials if t.state == TrialState.RUNNING and t.number >= 1]
-    return len(running) == workers and all(0 < len(t.intermediate_values) < max_reports for t in running)
+def running_in_the_middle(trials, max_reports: int) -> list:
+    """The trials after the baseline that are running and have reported some, not all, of their seed pairs."""
+    return [t for t in trials if t.state == TrialState.RUNNING and t.number >= 1
+            and 0 < len(t.intermediate_values) < max_reports]
+
+
+def worker_of(trial, workers) -> tuple:
+    """(the worker process running `trial`, the other ones), from the trial's `worker` attribute."""
+    pid = int(trial.user_attrs["worker"].rsplit(":", 1)[1])
+    return next(w for w in workers if w.pid == pid), [w for w in workers if w.pid != pid]
 
 
 def finish(process, timeout: float = 240):
@@ -96,19 +102,22 @@ def test_a_killed_worker_s_trial_is_failed_by_heartbeat_and_run_again_by_another
     watch = Watch(path)
     workers = [start_tuner("tune", str(path), "--no-progress") for _ in range(2)]
     try:
-        watch.wait(lambda trials: mid_trial(trials, 2, PAIRS[kind]), workers, "both workers are in a trial")
-        os.kill(workers[0].pid, signal.SIGKILL)
-        assert workers[0].wait(timeout=30) == -signal.SIGKILL
-        out, err = finish(workers[1])
+        trials = watch.wait(lambda trials: running_in_the_middle(trials, PAIRS[kind]), workers, "a trial is running")
+        victim, (survivor,) = worker_of(running_in_the_middle(trials, PAIRS[kind])[0], workers)
+        os.kill(victim.pid, signal.SIGKILL)
+        assert victim.wait(timeout=30) == -signal.SIGKILL
+        out, err = finish(survivor)
     finally:
         for process in workers:
             if process.poll() is None:
                 process.kill()
-    assert workers[1].returncode == 0, err
+    assert survivor.returncode == 0, err
     study = load_study(path)
     lost = study.get_trials(states=(TrialState.FAIL,))
     assert len(lost) == 1 and 0 < len(lost[0].intermediate_values) < PAIRS[kind]  # killed in the middle
     check_rerun(study, lost[0])
+    (retry,) = [t for t in study.trials if t.system_attrs.get("failed_trial") == lost[0].number]
+    assert worker_of(lost[0], workers)[0] is victim and worker_of(retry, workers)[0] is survivor
 
 
 def test_a_killed_worker_s_trial_is_run_again_when_the_study_is_resumed(tmp_path):
@@ -116,7 +125,8 @@ def test_a_killed_worker_s_trial_is_run_again_when_the_study_is_resumed(tmp_path
     watch = Watch(path)
     worker = start_tuner("tune", str(path), "--no-progress")
     try:
-        trials = watch.wait(lambda trials: mid_trial(trials, 1, PAIRS["journal"]), [worker], "a trial is running")
+        trials = watch.wait(lambda trials: running_in_the_middle(trials, PAIRS["journal"]), [worker],
+                            "a trial is running")
         os.kill(worker.pid, signal.SIGKILL)
         worker.wait(timeout=30)
     finally:
@@ -137,20 +147,23 @@ def test_ctrl_c_fails_the_trial_at_once_and_another_worker_runs_it_again(tmp_pat
     watch = Watch(path)
     workers = [start_tuner("tune", str(path), "--no-progress") for _ in range(2)]
     try:
-        watch.wait(lambda trials: mid_trial(trials, 2, 2 * 2000), workers, "both workers are in a trial")
-        workers[0].send_signal(signal.SIGINT)
-        out0, err0 = finish(workers[0], 60)
-        out1, err1 = finish(workers[1])
+        trials = watch.wait(lambda trials: running_in_the_middle(trials, 2 * 2000), workers, "a trial is running")
+        stopped, (other,) = worker_of(running_in_the_middle(trials, 2 * 2000)[0], workers)
+        stopped.send_signal(signal.SIGINT)
+        out0, err0 = finish(stopped, 60)
+        out1, err1 = finish(other)
     finally:
         for process in workers:
             if process.poll() is None:
                 process.kill()
-    assert workers[0].returncode == 130 and "Traceback" not in err0, err0
-    assert "interrupted" in out0 and workers[1].returncode == 0, err1
+    assert stopped.returncode == 130 and "Traceback" not in err0, err0
+    assert "interrupted" in out0 and other.returncode == 0, err1
     study = load_study(path)
     lost = study.get_trials(states=(TrialState.FAIL,))
     assert len(lost) == 1 and lost[0].user_attrs["interrupted"]
     check_rerun(study, lost[0])
+    (retry,) = [t for t in study.trials if t.system_attrs.get("failed_trial") == lost[0].number]
+    assert worker_of(lost[0], workers)[0] is stopped and worker_of(retry, workers)[0] is other
 
 
 def test_a_trial_whose_worker_died_before_its_first_heartbeat_is_failed_and_retried(tmp_path):

@@ -1,6 +1,6 @@
 """The same study file, one worker, run twice on fresh storages (a journal file, then SQLite): the same trials
 with the same results. Compared: every trial's number, state, parameters, values, intermediate values, user
-and system attributes, and the study's records, except dates, the heartbeats' times, the artifact ids and
+and system attributes, and the study's records, except dates, the workers' process ids, the heartbeats' times, the artifact ids and
 CMA-ES's pickled state (see `outline`)."""
 from tests.conftest import load_study, run_tuner, write_study
 
@@ -12,7 +12,7 @@ def without(attrs: dict, *keys: str, prefixes: tuple = (), containing: str = "\0
 def outline(study) -> tuple:
     trials = [{"number": t.number, "state": t.state.name, "params": t.params, "distributions": t.distributions,
                "values": t.values, "intermediate_values": t.intermediate_values,
-               "user_attrs": without(t.user_attrs, "date"),
+               "user_attrs": without(t.user_attrs, "date", "worker"),
                # CMA-ES's pickled state holds scratch arrays that are never initialised (np.empty): its bytes
                # vary; the samples drawn from it (params, x_for_tell) are compared.
                "system_attrs": without(t.system_attrs, "tuner:heartbeat", prefixes=("artifacts:",),

@@ -11,6 +11,8 @@ user attribute `pruned`, so that CMA-ES ranks it within its generation.
 """
 from __future__ import annotations
 
+import os
+import socket
 from dataclasses import dataclass
 from datetime import datetime, timezone
 
@@ -75,6 +77,7 @@ class Objective:
         self.round_pairs = config.pairs  # set per trial from the number of opponents
         self.last: TrialOutcome | None = None
         self.versions = versions()
+        self.worker = f"{socket.gethostname()}:{os.getpid()}"
 
     def order(self, trial_number: int) -> np.ndarray:
         rng = np.random.default_rng([self.config.seed & MASK64, trial_number])
@@ -89,6 +92,7 @@ class Objective:
             raise
 
     def _run(self, trial):
+        trial.set_user_attr("worker", self.worker)  # which machine and process runs it, from its start
         config = self.config
         values = self.space.suggest(trial)
         seat = self.pool.seat_of(values)
