@@ -78,8 +78,13 @@ def test_a_match_reports_the_games_a_program_was_disqualified_in():
     for game in report["results"]:
         (entry,) = game["deactivated"]
         assert entry["player"] == game["a_side"] and entry["reason"] == "Timeout!"
+        assert entry["note"] == "no answer in time"
         assert game["scores"][game["a_side"]] == -1
     text = run_tuner(*args).stdout
     assert "was disqualified in 2 game(s)" in text and "Timeout!" in text and "--turn-timeout" in text
+    crashed = run_tuner("match", program("behave.py", "crash", "3"), "greedy", "--games", "2",
+                        "--first-timeout", "2000", "--turn-timeout", "1000").stdout
+    assert "was disqualified in 2 game(s)" in crashed and "(exited with code 1)" in crashed
+    assert "stderr: RuntimeError: the bot crashed on purpose" in crashed and "--turn-timeout" not in crashed
     clean = json.loads(run_tuner("match", "greedy", "random:1", "--games", "2", "--json").stdout)
     assert clean["disqualified"] == {"A": 0, "B": 0} and all("deactivated" not in g for g in clean["results"])

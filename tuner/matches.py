@@ -18,13 +18,17 @@ from engine.players import TimeLimits
 from tuner.seeds import game_seeds
 from tuner.stats import Tally, tally
 
+STDERR_LINES = 5  # of a disqualified program's stderr, kept with the game's result
+
 
 @dataclass
 class GameResult:
     seed: int
     a_side: int  # the player index bot A played
     scores: tuple  # final scores (player 0, player 1)
-    deactivated: tuple = ()  # the referee's disqualifications: {"player", "turn", "reason"} (programs only)
+    # The referee's disqualifications (programs only): {"player", "turn", "reason"}, and what became of the
+    # program ("note": its exit, if it exited) and the last lines of its stderr.
+    deactivated: tuple = ()
 
     @property
     def margin(self) -> int:
@@ -53,8 +57,8 @@ class MatchResult:
     stats: Tally
 
     def disqualifications(self, bot: str) -> list:
-        """(seed, turn, reason) of every game bot "A" or "B" was disqualified in."""
-        return [(r.seed, d["turn"], d["reason"]) for r in self.results if (d := r.disqualified(bot))]
+        """(seed, disqualification) of every game bot "A" or "B" was disqualified in."""
+        return [(r.seed, d) for r in self.results if (d := r.disqualified(bot))]
 
     def to_json(self) -> dict:
         return {"bot_a": self.bot_a, "bot_b": self.bot_b, "league": self.league, "seed": self.seed,
@@ -103,7 +107,10 @@ def _program_chunk(bot_a: Bot, bot_b: Bot, seeds, swapped, league, limits) -> li
     for seed, swap in zip(seeds.tolist(), swapped.tolist()):
         bots = (bot_b, bot_a) if swap else (bot_a, bot_b)
         report = play_game(seed, league, [bots[0].player(), bots[1].player()], limits)
-        outcomes.append((tuple(report.outcome.final_scores), tuple(report.outcome.deactivated)))
+        deactivated = tuple({**d, "note": report.players[d["player"]].note,
+                             "stderr": report.players[d["player"]].stderr_tail[-STDERR_LINES:]}
+                            for d in report.outcome.deactivated)
+        outcomes.append((tuple(report.outcome.final_scores), deactivated))
     return outcomes
 
 

@@ -55,7 +55,11 @@ def print_disqualifications(name: str, games: list) -> None:
     """A program that broke a rule or a time limit lost those games: say so, since timeouts depend on load."""
     if not games:
         return
-    seed, turn, reason = games[0]
-    print(f"  {name} was disqualified in {len(games)} game(s), first in seed {seed} at frame {turn}: {reason}")
-    if any("timeout" in g[2].lower() for g in games):
+    seed, first = games[0]
+    note = f" ({first['note']})" if first.get("note") else ""
+    print(f"  {name} was disqualified in {len(games)} game(s), first in seed {seed} at frame {first['turn']}: "
+          f"{first['reason']}{note}")
+    for line in first.get("stderr", []):
+        print(f"    stderr: {line}")
+    if any(d.get("note", "").endswith("in time") for _, d in games):  # slow, not dead
         print("  (time limits depend on the machine's load: --turn-timeout MS gives a slow machine slack)")
