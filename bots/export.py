@@ -153,7 +153,8 @@ def exportable_for(bot: Bot) -> Exportable:
         raise ExportError(f"bot {bot.name!r} is a program, not an in-engine bot: nothing to export")
     kind = int(bot.seat[0]["kind"])
     if kind not in EXPORTABLE:
-        raise ExportError(f"bot {bot.name!r} cannot be exported (exportable: heuristic, greedy)")
+        raise ExportError(f"bot {bot.name!r} cannot be exported "
+                          f"(exportable: {', '.join(e.bot for e in EXPORTABLE.values())})")
     return EXPORTABLE[kind]
 
 

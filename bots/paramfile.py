@@ -14,7 +14,8 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 
-from bots.schema import ParamError, Schema
+from bots.schema import ParamError
+from bots.tunable import schema_for
 
 
 @dataclass
@@ -26,14 +27,6 @@ class ParamFile:
 
     def to_json(self) -> dict:
         return {"bot": self.bot, "league": self.league, "params": self.params, "source": self.source}
-
-
-def schema_for(bot: str) -> Schema:
-    if bot == "heuristic":
-        from bots.heuristic.schema import SCHEMA
-
-        return SCHEMA
-    raise ParamError(f"bot {bot!r} has no parameter schema (allowed: heuristic)")
 
 
 def read_param_file(path: Path) -> ParamFile:

@@ -11,6 +11,7 @@ from bots.heuristic.schema import SCHEMA
 from bots.policy import decide_once
 from bots.registry import BotSpecError, parse_bot
 from bots.seat import HEURISTIC_BOT, MAX_PARAMS, new_seat_array, start_seat
+from bots.tunable import make_bot
 from engine import rules
 from engine.batch import DRAW, play_batch
 from engine.game import Game
@@ -22,10 +23,7 @@ from tests.conftest import run_tuner
 
 
 def heuristic_seat(values=None):
-    seat = new_seat_array()
-    seat[0]["kind"] = HEURISTIC_BOT
-    seat[0]["params"][:] = SCHEMA.vector(values or {}, MAX_PARAMS)
-    return seat
+    return make_bot("heuristic", values or {}, "heuristic", {}).seat
 
 
 def random_values(rng):

@@ -207,8 +207,8 @@ class Objective:
                    export_header(self.config.league, origin, "`tuner tune`, new best trial"), self.config.name)
 
     def space_bot(self, values, number):
-        from tuner.searchspace import make_bot
+        from bots.tunable import make_bot
 
-        return make_bot(self.config.bot, self.space.schema, values, f"study:{self.config.path}#{number}",
+        return make_bot(self.config.bot, values, f"study:{self.config.path}#{number}",
                         {"study": self.config.name, "trial": number})
 

@@ -9,11 +9,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from bots.registry import Bot
 from bots.schema import Schema
-from bots.seat import HEURISTIC_BOT, MAX_PARAMS, new_seat_array
-
-BOT_KINDS = {"heuristic": HEURISTIC_BOT}
+from bots.tunable import make_bot
 
 
 @dataclass(frozen=True)
@@ -40,7 +37,7 @@ class SearchSpace:
 
     @classmethod
     def for_config(cls, config) -> "SearchSpace":
-        from bots.paramfile import schema_for
+        from bots.tunable import schema_for
 
         return cls(config.bot, schema_for(config.bot), config.search)
 
@@ -69,13 +66,5 @@ class SearchSpace:
         return self.schema.validate(values)
 
 
-def make_bot(bot: str, schema: Schema, values: dict, name: str, source: dict) -> Bot:
-    """A ready-to-play in-engine bot from named parameter values."""
-    seat = new_seat_array()
-    seat[0]["kind"] = BOT_KINDS[bot]
-    seat[0]["params"][:] = schema.vector(values, MAX_PARAMS)
-    return Bot(name, seat=seat, params=dict(values), source=source)
-
-
-def seat_of(bot: str, schema: Schema, values: dict) -> np.ndarray:
-    return make_bot(bot, schema, values, bot, {}).seat
+def seat_of(bot: str, values: dict) -> np.ndarray:
+    return make_bot(bot, values, bot, {}).seat

@@ -85,7 +85,7 @@ def pick_trial(study, config: StudyConfig, number: Optional[int]):
 
 
 def trial_params(config: StudyConfig, trial) -> dict:
-    from bots.paramfile import schema_for
+    from bots.tunable import schema_for
 
     schema = schema_for(config.bot)
     try:
@@ -96,11 +96,10 @@ def trial_params(config: StudyConfig, trial) -> dict:
 
 
 def bot_for_trial(config: StudyConfig, trial, name: str) -> Bot:
-    from bots.paramfile import schema_for
-    from tuner.searchspace import make_bot
+    from bots.tunable import make_bot
 
     values = trial_params(config, trial)
-    return make_bot(config.bot, schema_for(config.bot), values, name,
+    return make_bot(config.bot, values, name,
                     {"study": config.name, "study_file": str(config.path), "trial": trial.number})
 
 

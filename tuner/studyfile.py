@@ -35,7 +35,6 @@ from tuner.errors import UserError
 SAMPLERS = ("cmaes", "tpe", "random", "nsga2")
 PRUNERS = ("wilcoxon", "none")
 OBJECTIVES = ("mean", "per-opponent")
-BOTS = ("heuristic",)
 STORAGE_SCHEMES = ("sqlite", "postgresql", "mysql", "redis", "rediss")
 HALL_OF_FAME = "hall-of-fame"
 MAX_PAIRS = 100_000
@@ -335,7 +334,7 @@ def _default_artifacts(path: Path, storage: str) -> Path:
 
 
 def _search(path, value, bot: str) -> dict:
-    from bots.paramfile import schema_for
+    from bots.tunable import schema_for
 
     if not isinstance(value, dict):
         raise StudyFileError(f"{_where(path, 'search')} must be a table of parameter = value or [low, high], "
@@ -417,7 +416,9 @@ def parse_study(data: dict, path: Path, text: str = "") -> StudyConfig:
         raise StudyFileError(f"{_where(path, 'league')} must be 1 (Wood 2), 2 (Wood 1) or 3 (Bronze+), "
                              f"got {_show(league)}")
     seed = _integer(path, "seed", data["seed"], SEED_MIN, SEED_MAX)
-    bot = _choice(path, "bot", data.get("bot", "heuristic"), BOTS)
+    from bots.tunable import TUNABLE
+
+    bot = _choice(path, "bot", data.get("bot", "heuristic"), tuple(TUNABLE))
 
     storage = _storage(data["storage"], path.parent, _where(path, "storage")) if "storage" in data else \
         str(path.parent.resolve() / f"{path.stem}.journal")
@@ -476,7 +477,7 @@ def parse_study(data: dict, path: Path, text: str = "") -> StudyConfig:
         raise StudyFileError(f"{_where(path, 'grace_period')} must be an integer > heartbeat_interval "
                              f"({heartbeat_interval}), got {grace_period}")
     search = _search(path, data.get("search", {}), bot)
-    from bots.paramfile import schema_for
+    from bots.tunable import schema_for
 
     if all(name in search and search[name].fixed for name in (p.name for p in schema_for(bot))):
         raise StudyFileError(f"{_where(path, 'search')}: every parameter is fixed; leave at least one to search")

@@ -138,8 +138,8 @@ def validate(config: StudyConfig, runner, study, trial, space) -> dict:
     seeds = game_seeds(config.seed, config.validation_pairs, "validation")
     opponents = {name: parse_bot(resolve_bot_name(config, name), config.league).seat
                  for name in config.validation_opponents}
-    result = evaluate(runner, seat_of(config.bot, space.schema, trial_params(config, trial)), opponents, seeds)
-    baseline = evaluate(runner, seat_of(config.bot, space.schema, space.baseline()), opponents, seeds)
+    result = evaluate(runner, seat_of(config.bot, trial_params(config, trial)), opponents, seeds)
+    baseline = evaluate(runner, seat_of(config.bot, space.baseline()), opponents, seeds)
     record = {**settings, "trial": trial.number, **result.to_json(), "baseline": baseline.overall.to_json(),
               "date": datetime.now(timezone.utc).replace(microsecond=0).isoformat()}
     study.set_user_attr(key, record)
@@ -222,8 +222,8 @@ def run_tune(config: StudyConfig, trials: Optional[int] = None, timeout: Optiona
                 print(f"the study has its {config.trials} trials (raise 'trials', or pass --trials N to run more)")
         else:
             runner.warm_up()
-            pool = OpponentPool(config, seat_of(config.bot, space.schema, space.baseline()),
-                                population_size(config, len(space)), lambda v: seat_of(config.bot, space.schema, v))
+            pool = OpponentPool(config, seat_of(config.bot, space.baseline()),
+                                population_size(config, len(space)), lambda v: seat_of(config.bot, v))
             current_best = best_trial(study, config)
             bar = Progress(config.name, to_run, runner, progress,
                            best=None if current_best is None else current_best.user_attrs.get("win_rate"),

@@ -8,7 +8,7 @@ from bots.heuristic.schema import SCHEMA
 from bots.paramfile import read_param_file
 from bots.registry import Bot, BotSpecError
 from bots.schema import ParamError
-from bots.seat import HEURISTIC_BOT, MAX_PARAMS, new_seat_array
+from bots.tunable import make_bot
 
 
 def heuristic_bot(name: str, arg: Optional[str], league: int) -> Bot:
@@ -23,9 +23,6 @@ def heuristic_bot(name: str, arg: Optional[str], league: int) -> Bot:
             raise BotSpecError(f"bot {name!r}: {error}") from None
         if params_file.bot != "heuristic":
             raise BotSpecError(f"bot {name!r}: {arg} holds parameters of bot {params_file.bot!r}, not 'heuristic'")
-        values = {**SCHEMA.defaults(), **params_file.params}
+        values = params_file.params  # every parameter: a parameter file is read complete
         source = {**params_file.source, "path": str(arg)}
-    seat = new_seat_array()
-    seat[0]["kind"] = HEURISTIC_BOT
-    seat[0]["params"][:] = SCHEMA.vector(values, MAX_PARAMS)
-    return Bot(name, seat=seat, params=dict(values), source=source)
+    return make_bot("heuristic", values, name, source)

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import json
 
-from bots.paramfile import schema_for
+from bots.tunable import schema_for
 from bots.schema import ParamError
 from tuner.errors import UserError
 
