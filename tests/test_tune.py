@@ -171,6 +171,10 @@ def test_several_objectives_with_nsga2(tmp_path):
         assert not t.intermediate_values
     result = run_tuner("export", str(path), "-o", str(tmp_path / "best.py"))
     assert result.returncode == 0, result.stderr
+    report = run_tuner("report", str(path), "--out", str(tmp_path / "report"))
+    assert report.returncode == 0 and "Traceback" not in report.stderr, report.stderr
+    assert {"history.html", "pareto_front.html", "parallel_coordinates.html"} <= \
+        {f.name for f in (tmp_path / "report").iterdir()}
 
 
 def test_search_overrides_fix_and_narrow_parameters(tmp_path):

@@ -82,7 +82,7 @@ def write_plots(study, config: StudyConfig, out: Path) -> tuple:
         target, target_name = (lambda t: float(t.user_attrs.get("win_rate", float("nan")))), "mean win rate"
     else:
         target, target_name = None, "win rate"
-    complete = [t for t in study.get_trials(deepcopy=False) if t.value is not None or t.values is not None]
+    complete = [t for t in study.get_trials(deepcopy=False) if t.values is not None]  # t.value raises with several objectives
     _write(vis.plot_optimization_history(study, target=target, target_name=target_name), out / "history.html", files)
     if config.multi_objective and len(config.opponents) in (2, 3):
         _write(vis.plot_pareto_front(study, target_names=[f"vs {e}" for e in config.opponents]),
