@@ -22,7 +22,6 @@ from typing import Optional
 
 import numpy as np
 
-from engine import rules
 from engine.protocol import format_move
 
 STDERR_LINES_KEPT = 20

@@ -20,7 +20,7 @@ import numpy as np
 
 from tuner.evaluation import GameRunner, pair_points
 from tuner.interrupt import Interrupted, StopFlag
-from tuner.opponents import OpponentPool, trial_rank_value
+from tuner.opponents import OpponentPool, ranked_trials, trial_rank_value
 from tuner.seeds import MASK64, game_seeds
 from tuner.stats import tally
 from tuner.studyfile import StudyConfig
@@ -185,15 +185,12 @@ class Objective:
         return float(min(max(estimate, 0.0), best.value - 1e-6)), best.number
 
     def _is_new_best(self, trial, value, win_rate: float) -> bool:
+        """Better than every fully played trial (this one is not COMPLETE yet)."""
         from optuna.trial import TrialState
 
-        finished = [t for t in trial.study.get_trials(deepcopy=False, states=(TrialState.COMPLETE,))
-                    if not t.user_attrs.get("pruned", False)]
-        if not finished:
-            return True
-        if self.config.multi_objective:
-            return win_rate > max(trial_rank_value(t, True) for t in finished)
-        return value > max(t.value for t in finished)
+        multi = self.config.multi_objective
+        ranked = ranked_trials(trial.study.get_trials(deepcopy=False, states=(TrialState.COMPLETE,)), multi)
+        return not ranked or (win_rate if multi else value) > trial_rank_value(ranked[0], multi)
 
     def _upload(self, trial, values, overall) -> None:
         from tuner.artifacts import upload_bot

@@ -48,6 +48,11 @@ def fully_played(trial) -> bool:
             and "bot_params" in trial.user_attrs)
 
 
+def ranked_trials(trials, multi_objective: bool) -> list:
+    """The fully played trials among `trials`, best first (the earlier trial first on a tie)."""
+    return sorted(filter(fully_played, trials), key=lambda t: (-trial_rank_value(t, multi_objective), t.number))
+
+
 class OpponentPool:
     def __init__(self, config: StudyConfig, baseline_seat: np.ndarray, refresh: int, seat_of):
         self.config = config
@@ -71,9 +76,8 @@ class OpponentPool:
     def hall_of_fame(self, study, trial_number: int) -> list:
         """The trials trial `trial_number` meets (FrozenTrials), best first."""
         cutoff = trial_number - trial_number % self.refresh
-        candidates = [t for t in study.get_trials(deepcopy=False) if t.number < cutoff and fully_played(t)]
-        candidates.sort(key=lambda t: (-trial_rank_value(t, self.config.multi_objective), t.number))
-        return candidates[:self.hall_size]
+        earlier = [t for t in study.get_trials(deepcopy=False) if t.number < cutoff]
+        return ranked_trials(earlier, self.config.multi_objective)[:self.hall_size]
 
     def for_trial(self, study, trial_number: int) -> list:
         opponents = list(self.fixed)

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Optional
 
-from tuner.opponents import fully_played, trial_rank_value
+from tuner.opponents import fully_played, ranked_trials
 from tuner.studybots import load_existing_study, trial_params, validation_key
 from tuner.studyfile import StudyConfig
 
@@ -32,15 +32,10 @@ def default_out_dir(config: StudyConfig) -> Path:
     return config.path.parent / f"{config.path.stem}-report"
 
 
-def top_trials(study, config: StudyConfig, top: int) -> list:
-    trials = [t for t in study.get_trials(deepcopy=False) if fully_played(t)]
-    trials.sort(key=lambda t: (-trial_rank_value(t, config.multi_objective), t.number))
-    return trials[:top]
-
-
 def trials_table(study, config: StudyConfig, trials: list):
     import pandas as pd
 
+    validations = study.user_attrs
     rows = []
     for t in trials:
         a = t.user_attrs
@@ -49,7 +44,7 @@ def trials_table(study, config: StudyConfig, trials: list):
                "games": a.get("games"), "Elo": a.get("elo")}
         for entry in config.opponents:
             row[f"vs {entry}"] = a.get(f"win_rate:{entry}")
-        validation = study.user_attrs.get(validation_key(t.number))
+        validation = validations.get(validation_key(t.number))
         row["validation"] = validation["overall"]["win_rate"] if validation else None
         row["baseline"] = bool(a.get("baseline", False))
         rows.append(row)
@@ -119,8 +114,8 @@ def build_report(config: StudyConfig, out: Optional[Path], top: int = 10, plots:
     warnings.filterwarnings("ignore", category=optuna.exceptions.ExperimentalWarning)
     _, study = load_existing_study(config)
     space = SearchSpace.for_config(config)
-    trials = top_trials(study, config, top)
     all_trials = study.get_trials(deepcopy=False)
+    trials = ranked_trials(all_trials, config.multi_objective)[:top]
     counts = {"trials": len(all_trials), "fully played": sum(fully_played(t) for t in all_trials),
               "pruned": sum(bool(t.user_attrs.get("pruned")) for t in all_trials),
               "failed": sum(t.state.name == "FAIL" for t in all_trials)}

@@ -13,7 +13,7 @@ from typing import Optional
 from bots.registry import Bot, BotSpecError
 from bots.schema import ParamError
 from tuner.errors import UserError
-from tuner.opponents import fully_played, trial_rank_value
+from tuner.opponents import ranked_trials
 from tuner.storage import describe_storage, open_storage
 from tuner.studyfile import StudyConfig, read_study_file
 
@@ -58,10 +58,8 @@ def load_existing_study(config: StudyConfig, where: Optional[str] = None):
 
 def best_trial(study, config: StudyConfig):
     """The best fully played trial, or None."""
-    trials = [t for t in study.get_trials(deepcopy=False) if fully_played(t)]
-    if not trials:
-        return None
-    return max(trials, key=lambda t: (trial_rank_value(t, config.multi_objective), -t.number))
+    ranked = ranked_trials(study.get_trials(deepcopy=False), config.multi_objective)
+    return ranked[0] if ranked else None
 
 
 def pick_trial(study, config: StudyConfig, number: Optional[int]):
