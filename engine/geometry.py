@@ -57,7 +57,6 @@ def _tables():
     mirror = np.array([cell_at(-x, -y, -z) for x, y, z in CUBES], dtype=np.int64)
     neighbor = np.full(n * 6, -1, dtype=np.int64)
     distance = np.zeros(n * n, dtype=np.int64)
-    adjacent = np.zeros(n, dtype=np.int64)
     within = np.zeros(4 * n, dtype=np.int64)
     shadow_ray = np.zeros(6 * n * 4, dtype=np.int64)
     for c, (x, y, z) in enumerate(CUBES):
@@ -72,14 +71,12 @@ def _tables():
         for t, other in enumerate(CUBES):
             dist = cube_distance(CUBES[c], other)
             distance[c * n + t] = dist
-            if dist == 1:
-                adjacent[c] |= 1 << t
             for r in range(dist, 4):
                 within[r * n + c] |= 1 << t
-    return ring, mirror, neighbor, distance, adjacent, within, shadow_ray
+    return ring, mirror, neighbor, distance, within, shadow_ray
 
 
-RING, MIRROR, NEIGHBOR, DISTANCE, ADJACENT, WITHIN, SHADOW_RAY = _tables()
+RING, MIRROR, NEIGHBOR, DISTANCE, WITHIN, SHADOW_RAY = _tables()
 ALL_CELLS = (1 << CELLS) - 1
 
 

@@ -1,7 +1,6 @@
 """The compiled batch kernel: the yardstick's results, and agreement with the text-protocol referee."""
 import csv
 import gzip
-import io
 import json
 
 import numpy as np

@@ -169,11 +169,6 @@ def test_ctrl_c_fails_the_trial_at_once_and_another_worker_runs_it_again(tmp_pat
 def test_a_trial_whose_worker_died_before_its_first_heartbeat_is_failed_and_retried(tmp_path):
     """On RDB storages Optuna ignores a running trial that never recorded a heartbeat; it must not stay RUNNING
     forever (the study would wait for it). SQLite is an RDB storage like PostgreSQL."""
-    import time
-
-    import optuna
-    from optuna.trial import TrialState
-
     from tuner.storage import Heartbeat, open_storage
 
     storage = open_storage(f"sqlite:///{tmp_path / 'study.db'}", heartbeat=Heartbeat(interval=1, grace=1))

@@ -8,7 +8,6 @@ import shutil
 import subprocess
 import sys
 
-import numpy as np
 import pytest
 
 from bots.export import CODINGAME_LIMIT, export_bot
@@ -17,7 +16,6 @@ from bots.registry import parse_bot
 from engine.game import Game
 from engine.protocol import format_move
 from engine.replay import read_records
-from engine.rules import MAX_MOVES
 from tests.conftest import GAMES, program, run_tuner
 
 

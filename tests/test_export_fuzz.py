@@ -2,7 +2,6 @@
 decides as the compiled policy does, also on positions no normal game reaches."""
 import random
 
-import numpy as np
 import pytest
 
 from bots.policy import decide_once
@@ -55,7 +54,6 @@ def positions(count: int, seed: int = 2021):
             bot.start(game, p)
         while not game.over and produced < count:
             def ask(p, lines):
-                nonlocal produced
                 if p == 0 and produced < count:
                     snapshot.append((lines, game.states.copy()))
                 return bots[p].answer(lines, 1.0)

@@ -14,10 +14,10 @@ from __future__ import annotations
 import os
 import socket
 from dataclasses import dataclass
-from datetime import datetime, timezone
 
 import numpy as np
 
+from bots.paramfile import now_iso
 from tuner.evaluation import GameRunner, pair_points
 from tuner.interrupt import Interrupted, StopFlag
 from tuner.opponents import OpponentPool, ranked_trials, trial_rank_value
@@ -74,7 +74,6 @@ class Objective:
         self.storage_text = storage_text
         self.notify = notify
         self.seeds = np.array(game_seeds(config.seed, config.pairs, "search"), dtype=np.int64)
-        self.round_pairs = config.pairs  # set per trial from the number of opponents
         self.last: TrialOutcome | None = None
         self.versions = versions()
         self.worker = f"{socket.gethostname()}:{os.getpid()}"
@@ -152,7 +151,7 @@ class Objective:
             attrs["estimated_against_trial"] = against
         else:
             value = overall.win_rate
-        attrs["date"] = datetime.now(timezone.utc).replace(microsecond=0).isoformat()
+        attrs["date"] = now_iso()
         for key, attr in attrs.items():
             trial.set_user_attr(key, attr)
         new_best = not pruned and self._is_new_best(trial, value, overall.win_rate)

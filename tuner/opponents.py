@@ -20,7 +20,6 @@ from tuner.studyfile import HALL_OF_FAME, StudyConfig, resolve_bot_name
 
 STEP_STRIDE = 100_000  # > MAX_PAIRS
 HALL_OF_FAME_KEY = 1_000
-HALL_OF_FAME_REFRESH = 10  # tpe, random
 
 
 @dataclass

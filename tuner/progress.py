@@ -20,7 +20,6 @@ class Progress:
         self.games_at_start = runner.games_played
         self.done = 0
         self.pruned = 0
-        self.failed = 0
         self.best = best
         self.best_number = best_number
         self._last_status = self.start

@@ -43,8 +43,3 @@ def _without_state(trial):
     trial.system_attrs = {k: v for k, v in trial.system_attrs.items() if _kept_system_attr(k)}
     trial.user_attrs = {k: v for k, v in trial.user_attrs.items() if k in KEPT_USER_ATTRS}
     return trial
-
-
-def retry_of(trial) -> int | None:
-    """The trial that `trial` runs again (the first of its series), or None."""
-    return trial.system_attrs.get("failed_trial")

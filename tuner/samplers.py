@@ -7,6 +7,8 @@ import warnings
 from tuner.seeds import MASK64, splitmix64
 from tuner.studyfile import StudyConfig
 
+HALL_OF_FAME_REFRESH = 10  # tpe, random: trials between two refreshes of the hall of fame
+
 NSGA2_POPULATION = 50
 TPE_STARTUP_TRIALS = 10
 
@@ -24,7 +26,7 @@ def population_size(config: StudyConfig, dimensions: int) -> int:
         return 4 + int(math.floor(3 * math.log(max(dimensions, 1))))
     if config.sampler == "nsga2":
         return NSGA2_POPULATION
-    return 10
+    return HALL_OF_FAME_REFRESH
 
 
 def build_sampler(config: StudyConfig, space):

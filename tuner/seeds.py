@@ -6,7 +6,7 @@ lists apart: a study's search seeds and its held-out validation seeds come from 
 from __future__ import annotations
 
 MASK64 = (1 << 64) - 1
-STREAMS = {"match": 0, "search": 1, "validation": 2, "bench": 3}
+STREAMS = {"match": 0, "search": 1, "validation": 2}
 
 
 def splitmix64(x: int) -> int:

@@ -30,7 +30,6 @@ except ImportError:  # pragma: no cover - Windows: no lock
 class StudyLock:
     """Held or not; `release` when not held does nothing. The base class locks nothing."""
 
-    exact = False  # whether it makes several workers' trial count exact
 
     def __init__(self) -> None:
         self.held = False
@@ -53,7 +52,6 @@ class FileLock(StudyLock):
     """`flock` on a file, opened once: unlocking never closes it (closing a file drops all the POSIX locks the
     process holds on it, SQLite's included)."""
 
-    exact = True
 
     def __init__(self, path: Path) -> None:
         super().__init__()
@@ -72,7 +70,6 @@ class FileLock(StudyLock):
 class AdvisoryLock(StudyLock):
     """PostgreSQL's session advisory lock, on a connection of the storage's own engine."""
 
-    exact = True
 
     def __init__(self, engine, key: int) -> None:
         super().__init__()

@@ -16,9 +16,9 @@ import json
 import logging
 import warnings
 from dataclasses import dataclass
-from datetime import datetime, timezone
 from typing import Optional
 
+from bots.paramfile import now_iso
 from tuner.errors import UserError
 from tuner.studyfile import StudyConfig
 
@@ -59,7 +59,7 @@ def _study_records(config: StudyConfig, space) -> dict:
     return {
         "study_file": config.text, "study_file_path": str(config.path), "search_settings": config.search_settings(),
         "schema": space.schema.describe(), "baseline": space.baseline(), "search_seeds": seeds,
-        "versions": versions(), "created": datetime.now(timezone.utc).replace(microsecond=0).isoformat(),
+        "versions": versions(), "created": now_iso(),
     }
 
 
@@ -114,12 +114,6 @@ def open_or_create_study(config: StudyConfig, storage, space, sampler, pruner):
     return study
 
 
-def finished_trials(study) -> int:
-    from optuna.trial import TrialState
-
-    return len(study.get_trials(deepcopy=False, states=(TrialState.COMPLETE, TrialState.PRUNED)))
-
-
 def validate(config: StudyConfig, runner, study, trial, space) -> dict:
     """The trial's results on held-out seeds against the validation opponents; recorded in the study."""
     from bots.registry import parse_bot
@@ -141,7 +135,7 @@ def validate(config: StudyConfig, runner, study, trial, space) -> dict:
     result = evaluate(runner, seat_of(config.bot, trial_params(config, trial)), opponents, seeds)
     baseline = evaluate(runner, seat_of(config.bot, space.baseline()), opponents, seeds)
     record = {**settings, "trial": trial.number, **result.to_json(), "baseline": baseline.overall.to_json(),
-              "date": datetime.now(timezone.utc).replace(microsecond=0).isoformat()}
+              "date": now_iso()}
     study.set_user_attr(key, record)
     study.set_user_attr("validation", record)
     return record
@@ -180,8 +174,6 @@ def print_best(config: StudyConfig, study, trial, space, validation: Optional[di
 
 def run_tune(config: StudyConfig, trials: Optional[int] = None, timeout: Optional[float] = None, jobs: int = 1,
              progress: Optional[bool] = None) -> RunSummary:
-    from optuna.trial import TrialState
-
     from tuner.evaluation import GameRunner
     from tuner.interrupt import Interrupted, StopFlag
     from tuner.objective import Objective
@@ -192,7 +184,7 @@ def run_tune(config: StudyConfig, trials: Optional[int] = None, timeout: Optiona
     from tuner.storage import Heartbeat, describe_storage, open_artifact_store, open_storage
     from tuner.studybots import best_trial
     from tuner.studylock import study_lock
-    from tuner.workerloop import Plan, WorkerLoop
+    from tuner.workerloop import FINISHED, Plan, WorkerLoop, count_trials
 
     _quiet_optuna()
     space = SearchSpace.for_config(config)
@@ -204,7 +196,7 @@ def run_tune(config: StudyConfig, trials: Optional[int] = None, timeout: Optiona
         study = open_or_create_study(config, storage, space, sampler, pruner)
     artifact_store = open_artifact_store(config.artifacts)
 
-    done = finished_trials(study)
+    done = count_trials(study)["COMPLETE"]
     if trials is None and config.trials is not None:
         to_run = max(0, config.trials - done)
     else:
@@ -233,7 +225,7 @@ def run_tune(config: StudyConfig, trials: Optional[int] = None, timeout: Optiona
                                   notify=bar.write)
 
             def after_trial(study_, frozen):
-                if frozen.state in (TrialState.COMPLETE, TrialState.PRUNED) and objective.last is not None \
+                if frozen.state in FINISHED and objective.last is not None \
                         and objective.last.number == frozen.number:
                     bar.trial_finished(objective.last)
 
@@ -252,7 +244,7 @@ def run_tune(config: StudyConfig, trials: Optional[int] = None, timeout: Optiona
                                                                               bar.games)
             print(f"{'interrupted' if summary.interrupted else 'done'}: {bar.done} trials ({bar.pruned} pruned) in "
                   f"{bar.seconds:.0f}s, {bar.games:,} games ({bar.games_per_second():,.0f} games/s); the study has "
-                  f"{finished_trials(study)} finished trials")
+                  f"{count_trials(study)['COMPLETE']} finished trials")
         best = best_trial(study, config)
         if best is None:
             print("no finished trial yet")

@@ -1,5 +1,4 @@
 """A minimal CodinGame bot: reads the protocol and plays the last possible move it is given."""
-import sys
 
 cells = int(input())
 for _ in range(cells):
