@@ -86,5 +86,9 @@ def test_a_match_reports_the_games_a_program_was_disqualified_in():
                         "--first-timeout", "2000", "--turn-timeout", "1000").stdout
     assert "was disqualified in 2 game(s)" in crashed and "(exited with code 1)" in crashed
     assert "stderr: RuntimeError: the bot crashed on purpose" in crashed and "--turn-timeout" not in crashed
+    huge = run_tuner("match", program("behave.py", "bigline", "2"), "greedy", "--games", "2",
+                     "--first-timeout", "2000", "--turn-timeout", "1000").stdout
+    (line,) = [line for line in huge.splitlines() if "was disqualified" in line]
+    assert "Invalid Input" in line and line.endswith("...") and len(line) < 400
     clean = json.loads(run_tuner("match", "greedy", "random:1", "--games", "2", "--json").stdout)
     assert clean["disqualified"] == {"A": 0, "B": 0} and all("deactivated" not in g for g in clean["results"])

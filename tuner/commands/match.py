@@ -6,6 +6,7 @@ import json
 from bots.registry import BotSpecError, parse_bot
 from engine.players import PlayerStartError, TimeLimits
 from tuner import arguments
+from tuner.commands.play import short_reason
 from tuner.errors import UserError
 from tuner.matches import run_match
 from tuner.versions import versions
@@ -58,7 +59,7 @@ def print_disqualifications(name: str, games: list) -> None:
     seed, first = games[0]
     note = f" ({first['note']})" if first.get("note") else ""
     print(f"  {name} was disqualified in {len(games)} game(s), first in seed {seed} at frame {first['turn']}: "
-          f"{first['reason']}{note}")
+          f"{short_reason(first['reason'])}{note}")
     for line in first.get("stderr", []):
         print(f"    stderr: {line}")
     if any(d.get("note", "").endswith("in time") for _, d in games):  # slow, not dead

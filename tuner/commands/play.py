@@ -39,8 +39,7 @@ def run(args) -> int:
     print(f"seed {args.seed}, league {args.league}: {bots[0].name} {outcome.final_scores[0]} - "
           f"{outcome.final_scores[1]} {bots[1].name}; winner: {winner}; {report.turns} frames")
     for entry in outcome.deactivated:
-        reason = entry["reason"] if len(entry["reason"]) <= 200 else entry["reason"][:197] + "..."
-        print(f"  player {entry['player']} disqualified at frame {entry['turn']}: {reason}")
+        print(f"  player {entry['player']} disqualified at frame {entry['turn']}: {short_reason(entry['reason'])}")
     for p, player in enumerate(report.players):
         if player.note or player.stderr_tail:
             print(f"  player {p} ({player.name}): {player.note or 'finished'}")
@@ -49,3 +48,8 @@ def run(args) -> int:
     if args.trace:
         print(f"  trace written to {args.trace}")
     return 0
+
+
+def short_reason(reason: str, limit: int = 200) -> str:
+    """A referee's reason fit for one line (it quotes the offending answer, which may be megabytes long)."""
+    return reason if len(reason) <= limit else reason[:limit - 3] + "..."
