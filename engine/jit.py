@@ -32,8 +32,9 @@ def source_digest() -> str:
     digest = hashlib.sha256()
     for package in COMPILED_PACKAGES:
         for path in sorted((PACKAGE_ROOT / package).rglob("*.py")):
-            if "tuned" not in path.parts:
-                digest.update(str(path.relative_to(PACKAGE_ROOT)).encode())
+            relative = path.relative_to(PACKAGE_ROOT)
+            if "tuned" not in relative.parts:  # exported bots are not compiled
+                digest.update(str(relative).encode())
                 digest.update(path.read_bytes())
     return digest.hexdigest()[:16]
 

@@ -72,17 +72,21 @@ def test_random_bot_is_reproducible_and_depends_on_its_seed():
 
 
 def test_the_compile_cache_is_keyed_to_every_compiled_source(tmp_path, monkeypatch):
-    """Editing any engine or bot file must invalidate the kernels that inline it."""
+    """Editing any engine or bot file must invalidate the kernels that inline it; an exported bot (bots/tuned/)
+    is not compiled, wherever the checkout lives (here under a folder that is also named `tuned`)."""
     import shutil
 
     from engine import jit
 
+    checkout = tmp_path / "tuned" / "checkout"
     for package in jit.COMPILED_PACKAGES:
-        shutil.copytree(jit.PACKAGE_ROOT / package, tmp_path / package,
-                        ignore=shutil.ignore_patterns("__pycache__"))
-    monkeypatch.setattr(jit, "PACKAGE_ROOT", tmp_path)
+        shutil.copytree(jit.PACKAGE_ROOT / package, checkout / package,
+                        ignore=shutil.ignore_patterns("__pycache__", "*.py[cod]"))
+    monkeypatch.setattr(jit, "PACKAGE_ROOT", checkout)
     before = jit.source_digest()
-    policy = tmp_path / "bots" / "heuristic" / "policy.py"
+    (checkout / "bots" / "tuned" / "exported.py").write_text("print('WAIT')\n")
+    assert jit.source_digest() == before
+    policy = checkout / "bots" / "heuristic" / "policy.py"
     policy.write_text(policy.read_text() + "\n# an edit\n")
     after = jit.source_digest()
     assert before != after
