@@ -18,9 +18,9 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bots.registry import parse_bot  # noqa: E402
+from bots.names import parse_bot  # noqa: E402
 from bots.seat import new_seat_array  # noqa: E402
-from engine.batch import DRAW, play_batch  # noqa: E402
+from bots.arena import DRAW, play_batch  # noqa: E402
 
 
 def measure(bot: str, opponent: str, league: int, seeds) -> dict:

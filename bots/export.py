@@ -6,57 +6,40 @@ turn. Its decisions come from the policy code the engine compiles, transpiled to
 """
 from __future__ import annotations
 
-import os
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
 
-from bots.registry import Bot
-from bots.seat import GREEDY_BOT, HEURISTIC_BOT
+from engine import rules
+from bots.names import Bot
+from bots.registry import REGISTERED, plugin
 from bots.transpile import transpile
+from engine.files import write_atomically
 from engine.leagues import LEAGUES
+from engine.rules import MAX_MOVES
 
 CODINGAME_LIMIT = 100_000
+# The trees each league starts with: the exported file tells the league it plays from its first turn.
+STARTING_TREES = {2 * league.starting_pairs: number for number, league in LEAGUES.items()}
 
 
 class ExportError(ValueError):
     """A bot that cannot be exported, or a file that cannot be written."""
 
 
-@dataclass(frozen=True)
-class Exportable:
-    bot: str
-    entry: Callable[[], object]  # returns the compiled entry function (imported lazily)
-    call: str  # how the adapter calls it; `{entry}` is the entry's name in the generated code
-    param_names: Callable[[], list]
-
-
-def _heuristic_entry():
-    from bots.heuristic.policy import heuristic_move
-
-    return heuristic_move
-
-
-def _heuristic_names():
-    from bots.heuristic.schema import SCHEMA
-
-    return [p.name for p in SCHEMA]
-
-
-def _greedy_entry():
-    from bots.greedy import greedy_move
-
-    return greedy_move
-
-
-EXPORTABLE = {
-    HEURISTIC_BOT: Exportable("heuristic", _heuristic_entry, "{entry}(mp, s, 0, PARAMS)", _heuristic_names),
-    GREEDY_BOT: Exportable("greedy", _greedy_entry, "{entry}(mp, s, 0, int(PARAMS[0]), int(PARAMS[1]))",
-                           lambda: ["complete_day", "max_seeds"]),
-}
-
 ADAPTER = '''
 # ---- the CodinGame protocol ----------------------------------------------------------------------------
+
+class Seat:
+    """What the policy reads of its seat: its parameters, a random state and scratch space for move lists."""
+
+    def __init__(self, params):
+        self.params = params
+        self.seed = 0
+        self.rng = 0
+        self.moves = [0] * MAX_MOVES
+
+
+SEAT = Seat(PARAMS)
+
 
 class Map:
     """What the policy reads of the map: the league's rules and each cell's richness."""
@@ -93,18 +76,24 @@ class State:
                 self.dormant |= 1 << cell
 
 
-def read_map(lines):
-    """The map from the initialization lines (`37`, then `index richness n0..n5` per cell)."""
+def read_richness(lines):
+    """Each cell's richness, from the initialization lines (`37`, then `index richness n0..n5` per cell)."""
     richness = [0] * int(lines[0])
     for line in lines[1:1 + len(richness)]:
         index, rich = line.split()[:2]
         richness[int(index)] = int(rich)
-    return Map(LEAGUE, richness)
+    return richness
+
+
+def league_played(first_turn):
+    """The league of this game, from its first turn: each league starts with its own number of trees (Wood 2:
+    12, Wood 1: 8, Bronze+: 4). The policy then plays that league's rules, whatever league it was tuned in."""
+    return STARTING_TREES.get(int(first_turn[4]), LEAGUE)
 
 
 def choose(mp, s):
     """This bot's answer to one turn."""
-    kind, a, b = {call}
+    kind, a, b = {entry}(mp, s, 0, SEAT)
     if kind == SEED_KIND:
         return "SEED %d %d" % (a, b)
     if kind == GROW_KIND:
@@ -112,6 +101,12 @@ def choose(mp, s):
     if kind == COMPLETE_KIND:
         return "COMPLETE %d" % a
     return "WAIT"
+
+
+def possible_moves(lines):
+    """The possible-moves list at the end of a turn's input."""
+    count = int(lines[5 + int(lines[4])])
+    return lines[len(lines) - count:] if count else []
 
 
 def read_turn(readline):
@@ -130,15 +125,21 @@ def read_turn(readline):
 def main():
     readline = sys.stdin.readline
     cells = readline()
-    mp = read_map([cells.strip()] + [readline().strip() for _ in range(int(cells))])
+    richness = read_richness([cells.strip()] + [readline().strip() for _ in range(int(cells))])
+    mp = None
     while True:
         lines = read_turn(readline)
         if lines is None:
             return
+        if mp is None:
+            mp = Map(league_played(lines), richness)
         try:
             answer = choose(mp, State(lines))
         except Exception as error:  # never crash on CodinGame: wait, and say why on stderr
             print("policy error: %r" % (error,), file=sys.stderr)
+            answer = "WAIT"
+        if answer != "WAIT" and answer not in possible_moves(lines):  # never an action this league refuses
+            print("not a possible move here: %s" % answer, file=sys.stderr)
             answer = "WAIT"
         print(answer, flush=True)
 
@@ -148,23 +149,22 @@ if __name__ == "__main__":
 '''
 
 
-def exportable_for(bot: Bot) -> Exportable:
+def exportable_for(bot: Bot):
+    """The plug-in of an exportable in-engine bot, or ExportError saying which bots are."""
     if not bot.in_engine:
         raise ExportError(f"bot {bot.name!r} is a program, not an in-engine bot: nothing to export")
-    kind = int(bot.seat[0]["kind"])
-    if kind not in EXPORTABLE:
-        raise ExportError(f"bot {bot.name!r} cannot be exported "
-                          f"(exportable: {', '.join(e.bot for e in EXPORTABLE.values())})")
-    return EXPORTABLE[kind]
+    found = plugin(REGISTERED[int(bot.seat[0]["kind"])])
+    if not found.exportable:
+        exportable = [name for name in REGISTERED if plugin(name).exportable]
+        raise ExportError(f"bot {bot.name!r} cannot be exported (exportable: {', '.join(exportable)})")
+    return found
 
 
 def bot_source(bot: Bot, league: int, header_lines: list) -> str:
-    """The text of the standalone file for `bot` playing in `league`."""
-    from engine import rules
-
-    spec = exportable_for(bot)
-    code, (entry,) = transpile(spec.entry())
-    names = spec.param_names()
+    """The text of the standalone file for `bot`, exported for `league` (it plays whichever league it is in)."""
+    found = exportable_for(bot)
+    code, (entry,) = transpile(found.policy)
+    names = [p.name for p in found.schema] if found.schema is not None else []
     values = [float(v) for v in bot.seat[0]["params"][: len(names)]]
     params = "\n".join(f"    {value!r},  # {name}" for name, value in zip(names, values))
     rules_by_league = {n: (l.max_days, int(l.can_grow), int(l.can_seed), int(l.shadows)) for n, l in LEAGUES.items()}
@@ -173,29 +173,27 @@ def bot_source(bot: Bot, league: int, header_lines: list) -> str:
         "#!/usr/bin/env python3\n"
         f'"""{header}\n"""\n'
         "import sys\n\n"
-        f"LEAGUE = {league}\n"
+        f"LEAGUE = {league}  # exported for; the league played is read from the first turn\n"
         f"LEAGUE_RULES = {rules_by_league!r}  # league: (max_days, can_grow, can_seed, shadows)\n"
+        f"STARTING_TREES = {STARTING_TREES!r}  # trees on the first turn: league\n"
         f"SEED_KIND, GROW_KIND, COMPLETE_KIND = {rules.SEED}, {rules.GROW}, {rules.COMPLETE}\n"
+        f"MAX_MOVES = {MAX_MOVES}\n"
+        f"BOT = {found.name!r}\n"
         f"PARAMS = [\n{params}\n]\n\n"
         "# ---- generated from the engine's compiled policy (bots/transpile.py): regenerate, do not edit ----\n\n"
         f"{code}"
-        + ADAPTER.replace("{call}", spec.call.format(entry=entry))
+        + ADAPTER.replace("{entry}", entry)
     )
 
 
 def export_bot(bot: Bot, league: int, path: Path, header_lines: list) -> str:
-    """Write the standalone file (atomically) and return its text."""
+    """Write the standalone file (atomically, executable) and return its text."""
     text = bot_source(bot, league, header_lines)
     if len(text) >= CODINGAME_LIMIT:
         raise ExportError(f"the exported file has {len(text)} characters; CodinGame accepts fewer than "
                           f"{CODINGAME_LIMIT}")
-    path = Path(path)
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-        tmp.write_text(text, encoding="utf-8")
-        os.chmod(tmp, 0o755)
-        tmp.replace(path)
+        write_atomically(Path(path), text, mode=0o755)
     except OSError as error:
         raise ExportError(f"cannot write {path}: {error.strerror or error}") from None
     return text

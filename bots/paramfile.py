@@ -9,13 +9,13 @@ values are errors naming the parameter and its range.
 from __future__ import annotations
 
 import json
-import os
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 
 from bots.schema import ParamError
-from bots.tunable import schema_for
+from bots.registry import schema_for
+from engine.files import write_atomically
 
 
 @dataclass
@@ -63,11 +63,7 @@ def read_param_file(path: Path) -> ParamFile:
 def write_param_file(path: Path, params_file: ParamFile) -> None:
     """Write atomically: a reader never sees half a file, and a failed write leaves the old file intact."""
     schema_for(params_file.bot).validate(params_file.params, str(path))
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    tmp.write_text(json.dumps(params_file.to_json(), indent=2) + "\n", encoding="utf-8")
-    tmp.replace(path)
+    write_atomically(Path(path), json.dumps(params_file.to_json(), indent=2) + "\n")
 
 
 def now_iso() -> str:

@@ -1,4 +1,5 @@
-"""A seat: which in-engine bot plays a side, with its parameter vector and its random state.
+"""A seat: which in-engine bot plays a side (its kind: `bots.registry.kind_of`), with its parameter vector and
+its random state.
 
 Compiled code receives a seat as a record, as it receives the map and the state.
 """
@@ -11,11 +12,6 @@ from engine.jit import hot
 from engine.rules import MAX_MOVES
 
 MAX_PARAMS = 64
-
-WAIT_BOT = 0
-RANDOM_BOT = 1
-GREEDY_BOT = 2
-HEURISTIC_BOT = 3
 
 SEAT_DTYPE = np.dtype(
     [

@@ -1,4 +1,5 @@
-"""Players for the text-protocol referee: a program talking the CodinGame protocol, or an in-engine bot.
+"""Players for the text-protocol referee: a program talking the CodinGame protocol (in-engine bots play through
+`bots.player.BotPlayer`).
 
 A program gets the initialization lines just before its first turn's input, then one turn's input each
 time it is awake; the referee reads exactly one line per turn (extra lines wait for later turns, as on
@@ -20,9 +21,6 @@ import time
 from dataclasses import dataclass, field
 from typing import Optional
 
-import numpy as np
-
-from engine.protocol import format_move
 
 STDERR_LINES_KEPT = 20
 STDERR_LINE_CHARS = 300
@@ -66,26 +64,6 @@ class Player:
 
     def finish(self) -> PlayerReport:
         return PlayerReport(self.name)
-
-
-class BotPlayer(Player):
-    """An in-engine bot deciding from the game state with the same compiled policy the batch kernel runs."""
-
-    def __init__(self, name: str, seat: np.ndarray):
-        self.name = name
-        self.seats = seat.copy().reshape(1)
-
-    def start(self, game, index: int) -> None:
-        from bots.seat import start_seat
-
-        super().start(game, index)
-        start_seat(self.seats[0], game.seed, index)
-
-    def answer(self, lines: list, limit_s: float) -> Optional[str]:
-        from bots.policy import decide_once
-
-        kind, a, b = decide_once(self.game.map, self.game.state, self.index, self.seats[0])
-        return format_move(int(kind), int(a), int(b))
 
 
 class ProgramPlayer(Player):

@@ -55,8 +55,8 @@ def load_study(path: Path):
     """The Optuna study a study file's `tuner tune` wrote (its default journal storage)."""
     import optuna
 
-    from tuner.storage import open_storage
-    from tuner.studyfile import read_study_file
+    from tuner.storage.open import open_storage
+    from tuner.study.file import read_study_file
 
     config = read_study_file(path)
     return optuna.load_study(study_name=config.name, storage=open_storage(config.storage, create=False))
@@ -97,13 +97,13 @@ def postgres_url() -> str:
     if not url:
         _no_postgres(f"no PostgreSQL server for the tests: set {POSTGRES_URL_ENV}="
                      f"postgresql://USER:PASSWORD@HOST:PORT/DB (.ci/run starts one)")
-    import psycopg2
+    import psycopg
 
     from tuner.storage import describe_storage
 
     try:
-        psycopg2.connect(url, connect_timeout=10).close()
-    except psycopg2.Error as error:
+        psycopg.connect(url, connect_timeout=10).close()
+    except psycopg.Error as error:
         _no_postgres(f"PostgreSQL at {describe_storage(url)} is unreachable: {str(error).strip().splitlines()[0]}")
     return url
 
@@ -122,7 +122,7 @@ def postgres_study(postgres_url):
     yield make
     import optuna
 
-    from tuner.storage import open_storage
+    from tuner.storage.open import open_storage
 
     storage = open_storage(postgres_url)
     for name in names:

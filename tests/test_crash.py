@@ -11,8 +11,8 @@ from optuna.trial import TrialState
 
 from tests.conftest import load_study, run_tuner, start_tuner, write_study
 from tuner.errors import UserError
-from tuner.storage import open_storage
-from tuner.studyfile import read_study_file
+from tuner.storage.open import open_storage
+from tuner.study.file import read_study_file
 
 TRIALS = 5
 HEARTBEAT = {"heartbeat_interval": 1, "grace_period": 5}
@@ -169,7 +169,7 @@ def test_ctrl_c_fails_the_trial_at_once_and_another_worker_runs_it_again(tmp_pat
 def test_a_trial_whose_worker_died_before_its_first_heartbeat_is_failed_and_retried(tmp_path):
     """On RDB storages Optuna ignores a running trial that never recorded a heartbeat; it must not stay RUNNING
     forever (the study would wait for it). SQLite is an RDB storage like PostgreSQL."""
-    from tuner.storage import Heartbeat, open_storage
+    from tuner.storage.open import Heartbeat, open_storage
 
     storage = open_storage(f"sqlite:///{tmp_path / 'study.db'}", heartbeat=Heartbeat(interval=1, grace=1))
     study = optuna.create_study(study_name="gap", storage=storage)

@@ -11,8 +11,8 @@ import sys
 import pytest
 
 from bots.export import CODINGAME_LIMIT, export_bot
-from bots.policy import decide_once
-from bots.registry import parse_bot
+from bots.dispatch import decide_once
+from bots.names import parse_bot
 from engine.game import Game
 from engine.protocol import format_move
 from engine.replay import read_records

@@ -4,8 +4,8 @@ import random
 
 import pytest
 
-from bots.policy import decide_once
-from bots.registry import parse_bot
+from bots.dispatch import decide_once
+from bots.names import parse_bot
 from engine import rules
 from engine.game import Game
 from engine.protocol import format_move, parse_command

@@ -8,12 +8,13 @@ import pytest
 
 from bots.export import export_bot
 from bots.heuristic.schema import SCHEMA
-from bots.policy import decide_once
-from bots.registry import BotSpecError, parse_bot
-from bots.seat import HEURISTIC_BOT, MAX_PARAMS, new_seat_array, start_seat
-from bots.tunable import make_bot
+from bots.dispatch import decide_once
+from bots.names import BotSpecError, parse_bot
+from bots.names import bot_with_params
+from bots.registry import kind_of
+from bots.seat import MAX_PARAMS, new_seat_array, start_seat
 from engine import rules
-from engine.batch import DRAW, play_batch
+from bots.arena import DRAW, play_batch
 from engine.game import Game
 from engine.javarandom import seed_state
 from engine.maps import generate_map
@@ -23,7 +24,7 @@ from tests.conftest import run_tuner
 
 
 def heuristic_seat(values=None):
-    return make_bot("heuristic", values or {}, "heuristic", {}).seat
+    return bot_with_params("heuristic", values or {}, "heuristic", {}).seat
 
 
 def random_values(rng):
@@ -130,7 +131,7 @@ def test_a_parameter_file_changes_how_the_bot_plays(tmp_path):
     path = write_params(tmp_path / "p.json", values)
     bot = parse_bot(f"heuristic:{path}", 3)
     assert bot.params == values and bot.source["path"] == str(path) and bot.source["study"] == "test"
-    assert bot.seat[0]["kind"] == HEURISTIC_BOT
+    assert bot.seat[0]["kind"] == kind_of("heuristic")
     assert bot.seat[0]["params"][SCHEMA.index("seed_max_cost")] == 2
     defaults = parse_bot("heuristic", 3)
     assert defaults.params == SCHEMA.defaults()

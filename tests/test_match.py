@@ -3,8 +3,8 @@ import math
 
 import pytest
 
-from tuner.seeds import game_seeds
-from tuner.stats import elo_difference, tally, wilson_interval
+from tuner.measure.seeds import game_seeds
+from tuner.measure.stats import elo_difference, tally, wilson_interval
 from tests.conftest import program, run_tuner
 
 

@@ -5,7 +5,7 @@ import time
 
 import pytest
 
-from bots.registry import parse_bot
+from bots.names import parse_bot
 from engine.players import PlayerStartError, TimeLimits
 from engine.referee import play_game
 from engine.replay import replay_records

@@ -42,7 +42,7 @@ def test_one_worker_gives_the_same_trials_and_results_twice(tmp_path):
 def load_study_at(path, storage: str):
     import optuna
 
-    from tuner.storage import open_storage
-    from tuner.studyfile import read_study_file
+    from tuner.storage.open import open_storage
+    from tuner.study.file import read_study_file
 
     return optuna.load_study(study_name=read_study_file(path).name, storage=open_storage(storage, create=False))

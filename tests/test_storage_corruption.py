@@ -6,7 +6,7 @@ import os
 import pytest
 
 from tests.conftest import run_tuner, write_study
-from tuner.journal import DamagedJournal, TrialSyncedJournalFile
+from tuner.storage.journal import DamagedJournal, TrialSyncedJournalFile
 
 
 @pytest.fixture(scope="module")

@@ -7,7 +7,7 @@ import pytest
 
 from tests.conftest import ROOT, run_tuner, write_study
 from tuner.cli import main
-from tuner.studyfile import FIELDS, StudyFileError, read_study_file
+from tuner.study.file import FIELDS, StudyFileError, read_study_file
 
 
 def tune_error(capsys, path: Path) -> str:
@@ -37,7 +37,7 @@ def tune_error(capsys, path: Path) -> str:
     ({"opponents": ["hall-of-fame:0"]}, "opponents", "K in [1, 50]"),
     ({"opponents": ["cmd:python3 bot.py"]}, "opponents", "in-engine bots only"),
     ({"validation_opponents": ["hall-of-fame:2"]}, "validation_opponents", "in 'opponents' only"),
-    ({"bot": "greedy"}, "bot", "one of heuristic"),
+    ({"bot": "wait"}, "bot", "heuristic"),  # greedy has parameters now: it can be tuned
     ({"sampler": "cmaes", "objectives": "per-opponent"}, "objectives", "tpe, random or nsga2"),
     ({"sampler": "nsga2", "pruner": "wilcoxon"}, "pruner", "pruner = 'none'"),
     ({"pruner_p": 1.5}, "pruner_p", "(0, 1)"),

@@ -11,8 +11,8 @@ from optuna.trial import TrialState
 
 from bots.heuristic.schema import SCHEMA
 from tests.conftest import ROOT, load_study, run_tuner, write_study
-from tuner.opponents import HALL_OF_FAME_KEY, STEP_STRIDE
-from tuner.studyfile import read_study_file
+from tuner.search.pool import HALL_OF_FAME_KEY, STEP_STRIDE
+from tuner.study.file import read_study_file
 
 
 def tune(path, *args):
@@ -44,15 +44,15 @@ def test_a_study_records_its_trials_seeds_versions_and_artifacts(tuned_study):
     assert attrs["study_file"] == tuned_study.read_text()
     assert [p["name"] for p in attrs["schema"]] == [p.name for p in SCHEMA]
     assert attrs["baseline"] == SCHEMA.defaults()
-    from tuner.seeds import game_seeds
+    from tuner.measure.seeds import game_seeds
 
     assert attrs["search_seeds"]["seeds"] == game_seeds(5, 40, "search")
     validation = attrs["validation"]
     assert validation["stream"] == "validation" and validation["overall"]["games"] == 2 * 20 * 2
     assert not set(game_seeds(5, 20, "validation")) & set(game_seeds(5, 40, "search"))
     # The baseline was the first best trial: its exported bot is an artifact of trial 0.
-    from tuner.artifacts import trial_artifacts
-    from tuner.storage import open_storage
+    from tuner.storage.artifacts import trial_artifacts
+    from tuner.storage.open import open_storage
 
     storage = open_storage(read_study_file(tuned_study).storage, create=False)
     metas = trial_artifacts(storage, trials[0])

@@ -1,1 +1,11 @@
-"""The parameterised `heuristic` bot: its schema (`schema`), compiled policy (`policy`) and builder (`bot`)."""
+"""`heuristic`: the parameterised bot the tuner tunes first (31 parameters; `tuner params`)."""
+from bots.heuristic.policy import heuristic_seat
+from bots.heuristic.schema import SCHEMA
+from bots.plugin import BotPlugin
+
+PLUGIN = BotPlugin(
+    "heuristic",
+    "COMPLETE on a stock schedule, GROW by size priority, cost, richness and sun income over the coming days' "
+    "shadows, SEED when cheap, away from its own trees (31 parameters)",
+    heuristic_seat, SCHEMA,
+)

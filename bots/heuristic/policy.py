@@ -25,7 +25,7 @@ from bots.cells import richest, spread
 from bots.heuristic.schema import KNOTS, SCHEMA
 from engine import rules
 from engine.geometry import CELLS, SHADOW_RAY, WITHIN
-from engine.jit import hot, lowest_bit, popcount
+from engine.jit import hot, kernel, lowest_bit, popcount
 
 # Parameter indexes (schema order).
 P_COMPLETE_MAX_LEFT = SCHEMA.index("complete_max_left")
@@ -263,3 +263,10 @@ def heuristic_move(mp, s, p, params):
             if c >= 0:
                 return rules.GROW, c, 0
     return rules.WAIT, 0, 0
+
+
+@kernel
+def heuristic_seat(mp, s, p, seat):
+    """The policy as one compiled function: called, not inlined, so the kernels that can play it compile it once.
+    A call costs nothing next to the policy's own work."""
+    return heuristic_move(mp, s, p, seat.params)

@@ -1,0 +1,121 @@
+"""The house's structure, checked on the code's own imports (top-level and inside functions, read with `ast`):
+
+- layers: `engine` imports nothing of `bots` or `tuner`; `bots` nothing of `tuner`; inside `tuner`, each package
+  imports only the ones below it (base modules < storage < measure < study < search < view < cli), so the
+  command line only calls into the rest;
+- no import circle between the project's modules (strongly connected components of the import graph);
+- the compiled dispatch `bots/dispatch.py` is the one the registry generates.
+"""
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+from bots.generate import dispatch_source
+from tests.conftest import ROOT
+
+PACKAGES = ("engine", "bots", "tuner")
+LAYERS = ["engine", "bots", "tuner", "tuner.storage", "tuner.measure", "tuner.study", "tuner.search", "tuner.view",
+          "tuner.cli"]
+
+
+def module_name(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def project_modules() -> dict:
+    return {module_name(p): p for package in PACKAGES for p in sorted((ROOT / package).rglob("*.py"))
+            if "tuned" not in p.relative_to(ROOT).parts}
+
+
+def imports_of(path: Path, modules: dict) -> list[tuple[int, str]]:
+    """(line, imported project module) for every import in the file; `from package import name` counts as an
+    import of `package.name` when that is a module, else of the package."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found += [(node.lineno, alias.name) for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            for alias in node.names:
+                full = f"{node.module}.{alias.name}"
+                found.append((node.lineno, full if full in modules else node.module))
+    return [(line, name) for line, name in found if name.split(".")[0] in PACKAGES]
+
+
+def layer(module: str) -> int:
+    """The index of the deepest layer the module belongs to."""
+    return max(i for i, prefix in enumerate(LAYERS) if module == prefix or module.startswith(prefix + "."))
+
+
+def test_every_import_points_down_or_sideways():
+    modules = project_modules()
+    upward = []
+    for name, path in modules.items():
+        for line, imported in imports_of(path, modules):
+            if layer(imported) > layer(name):
+                upward.append(f"{path.relative_to(ROOT)}:{line} imports {imported} ({LAYERS[layer(imported)]} is above "
+                              f"{LAYERS[layer(name)]})")
+    assert not upward, "\n".join(upward)
+
+
+def import_circles(modules: dict, edges: dict) -> list[list[str]]:
+    """Strongly connected components of more than one module (Tarjan's algorithm)."""
+    index, low, stack, on_stack, circles = {}, {}, [], set(), []
+
+    def visit(v):
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on_stack.add(v)
+        for w in edges.get(v, ()):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            component = []
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                component.append(w)
+                if w == v:
+                    break
+            if len(component) > 1:
+                circles.append(sorted(component))
+
+    for v in modules:
+        if v not in index:
+            visit(v)
+    return circles
+
+
+def test_no_import_circle():
+    modules = project_modules()
+    edges = {name: {imported for _, imported in imports_of(path, modules) if imported in modules and imported != name}
+             for name, path in modules.items()}
+    assert not import_circles(modules, edges)
+
+
+def test_the_circle_check_finds_a_circle():
+    """The check itself: a graph with a circle of three modules is reported."""
+    edges = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}
+    assert import_circles(dict.fromkeys("abcd"), edges) == [["a", "b", "c"]]
+
+
+@pytest.mark.parametrize("module, imported, upward", [
+    ("engine.rules", "bots.dispatch", True), ("bots.names", "tuner.study.bots", True),
+    ("tuner.study.bots", "tuner.search.pool", True), ("tuner.cli.tune", "tuner.search.tune", False),
+    ("tuner.measure.matches", "engine.referee", False), ("tuner.storage.open", "tuner.errors", False),
+])
+def test_the_layer_order(module, imported, upward):
+    assert (layer(imported) > layer(module)) == upward
+
+
+def test_the_compiled_dispatch_is_generated_from_the_registry():
+    assert (ROOT / "bots" / "dispatch.py").read_text(encoding="utf-8") == dispatch_source(), \
+        "bots/dispatch.py is out of date: run python -m bots.generate"

@@ -1,0 +1,48 @@
+"""`tuner`: the command line. Each command lives in its own module of this package, with `register` (its
+arguments) and `run`; a command loads what it runs only when it runs, so that `tuner --help` and quick commands
+do not import Optuna, pandas or the tuning loop."""
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+from tuner.errors import EXIT_INTERRUPTED, EXIT_USAGE, UserError
+
+COMMANDS = ["map", "replay", "play", "bench", "match", "params", "export", "tune", "dashboard", "report"]
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):  # one line, exit 2, no usage dump
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {message}\n")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="tuner", description="Photosynthesis (CodinGame Spring Challenge 2021): engine, bots "
+                                               "and an Optuna tuner for heuristic bots.")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    commands.required = True
+    for name in COMMANDS:
+        try:
+            module = importlib.import_module(f"tuner.cli.{name}")
+        except ModuleNotFoundError as error:
+            if error.name == f"tuner.cli.{name}":
+                continue
+            raise
+        module.register(commands)
+    return parser
+
+
+def main(argv=None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(args.run(args) or 0)
+    except UserError as error:
+        print(f"tuner {args.command}: error: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        print(f"tuner {args.command}: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    except BrokenPipeError:
+        return 0

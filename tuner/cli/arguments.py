@@ -1,0 +1,63 @@
+"""Argument types shared by several commands, each failing with a message that names the allowed values."""
+from __future__ import annotations
+
+import argparse
+
+from bots.names import JAVA_LONG_MAX, JAVA_LONG_MIN
+
+
+def seed(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"seed must be an integer (a Java long), got {text!r}") from None
+    if not JAVA_LONG_MIN <= value <= JAVA_LONG_MAX:
+        raise argparse.ArgumentTypeError(f"seed {value} is not a 64-bit signed integer "
+                                         f"[{JAVA_LONG_MIN}, {JAVA_LONG_MAX}]")
+    return value
+
+
+def league(text: str) -> int:
+    if text not in ("1", "2", "3"):
+        raise argparse.ArgumentTypeError(f"league must be 1 (Wood 2), 2 (Wood 1) or 3 (Bronze+), got {text!r}")
+    return int(text)
+
+
+def _integer(text: str, low: int, high: float, expected: str) -> int:
+    """`text` as an integer in [low, high], or an error saying what was expected."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{expected}, got {text!r}") from None
+    if not low <= value <= high:
+        raise argparse.ArgumentTypeError(f"{expected}, got {value}")
+    return value
+
+
+def positive_int(text: str) -> int:
+    return _integer(text, 1, float("inf"), "expected a positive integer")
+
+
+def positive_float(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a positive number, got {text!r}") from None
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"expected a positive number, got {text!r}")
+    return value
+
+
+def add_time_limits(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--first-timeout", type=positive_float, default=1000.0, metavar="MS",
+                        help="time limit for a program's first answer, ms (default 1000, as on CodinGame)")
+    parser.add_argument("--turn-timeout", type=positive_float, default=100.0, metavar="MS",
+                        help="time limit for every later answer, ms (default 100, as on CodinGame)")
+
+
+def non_negative_int(text: str) -> int:
+    return _integer(text, 0, float("inf"), "expected an integer >= 0")
+
+
+def port(text: str) -> int:
+    return _integer(text, 0, 65535, "port must be an integer in [0, 65535]")

@@ -1,0 +1,26 @@
+"""`tuner dashboard STUDY.toml [--port P]`: optuna-dashboard on the study's storage and artifacts."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from tuner.cli import arguments
+
+
+def register(commands) -> None:
+    parser = commands.add_parser("dashboard", help="open a study in optuna-dashboard (prints the URL)")
+    parser.add_argument("study", type=Path, metavar="STUDY.toml", help="the study file")
+    parser.add_argument("--port", type=arguments.port, default=8080, metavar="P",
+                        help="port to listen on (default 8080; 0 picks a free one)")
+    parser.add_argument("--host", default="127.0.0.1",
+                        help="address to listen on (default 127.0.0.1: this machine only; 0.0.0.0: every interface)")
+    parser.add_argument("--storage", metavar="URL", help="storage instead of the study file's")
+    parser.set_defaults(run=run)
+
+
+def run(args) -> int:
+    from tuner.study.file import read_study_file  # loaded when the command runs (tuner/cli/__init__.py)
+    from tuner.view.dashboard import serve
+
+    config = read_study_file(args.study, args.storage)
+    serve(config, args.host, args.port)
+    return 0

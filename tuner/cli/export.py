@@ -1,0 +1,65 @@
+"""`tuner export`: write a tuned bot as one standalone Python file to paste into CodinGame.
+
+    tuner export --params FILE.json -o bots/tuned/NAME.py     a parameter file (heuristic)
+    tuner export STUDY.toml [--trial N] -o FILE               a study's best (or given) trial
+    tuner export --bot NAME -o FILE                           any exportable bot name
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+from bots.export import ExportError, export_bot
+from bots.names import BotSpecError
+from bots.paramfile import read_param_file
+from bots.schema import ParamError
+from tuner.cli import arguments
+from tuner.errors import UserError
+from tuner.study.botnames import parse_bot_name
+from tuner.study.export import export_header, export_source_from_study
+
+
+def register(commands) -> None:
+    parser = commands.add_parser("export", help="export a bot as one standalone Python file for CodinGame")
+    parser.add_argument("study", nargs="?", metavar="STUDY.toml", help="export the best trial of this study")
+    parser.add_argument("--trial", type=int, metavar="N", help="with a study: export trial N instead of the best")
+    parser.add_argument("--params", type=Path, metavar="FILE.json", help="a heuristic parameter file")
+    parser.add_argument("--bot", help="any exportable bot name (default: heuristic with its schema defaults)")
+    parser.add_argument("--league", type=arguments.league,
+                        help="league the bot plays (default: the parameter file's or study's league, else 3)")
+    parser.add_argument("-o", "--output", type=Path, required=True, metavar="FILE.py", help="file to write")
+    parser.set_defaults(run=run)
+
+
+def _resolve(args):
+    """The bot to export, its league and a description of where it came from."""
+    chosen = [name for name, value in (("STUDY.toml", args.study), ("--params", args.params), ("--bot", args.bot))
+              if value is not None]
+    if len(chosen) > 1:
+        raise UserError(f"give one of STUDY.toml, --params or --bot, not {' and '.join(chosen)}")
+    if args.trial is not None and args.study is None:
+        raise UserError("--trial needs a STUDY.toml")
+    if args.study is not None:
+        return export_source_from_study(Path(args.study), args.trial, args.league)
+    if args.params is not None:
+        try:
+            params_file = read_param_file(args.params)
+        except ParamError as error:
+            raise UserError(str(error)) from None
+        league = args.league or params_file.league
+        bot = parse_bot_name(f"heuristic:{args.params}", league)
+        origin = [f"Parameters: {args.params} (bot {params_file.bot}, league {params_file.league})"]
+        origin += [f"  {key}: {value}" for key, value in params_file.source.items()]
+        return bot, league, origin
+    league = args.league or 3
+    bot = parse_bot_name(args.bot or "heuristic", league)
+    return bot, league, [f"Bot: {bot.name}" + (" (schema defaults)" if args.bot in (None, "heuristic") else "")]
+
+
+def run(args) -> int:
+    try:
+        bot, league, origin = _resolve(args)
+        text = export_bot(bot, league, args.output, export_header(league, origin))
+    except (BotSpecError, ExportError, ParamError) as error:
+        raise UserError(str(error)) from None
+    print(f"wrote {args.output} ({len(text):,} characters, league {league})")
+    return 0

@@ -1,0 +1,67 @@
+"""`tuner match`: N games between two bots, each seed twice with sides swapped, with honest error bars."""
+from __future__ import annotations
+
+import json
+
+from bots.names import BotSpecError
+from engine.players import PlayerStartError, TimeLimits
+from tuner.cli import arguments
+from tuner.cli.play import short_reason
+from tuner.errors import UserError
+from tuner.study.botnames import parse_bot_name
+from tuner.measure.matches import run_match
+from tuner.versions import versions
+
+
+def register(commands) -> None:
+    parser = commands.add_parser("match", help="play N games between two bots and compare them")
+    parser.add_argument("bot_a", metavar="A", help="the bot to evaluate")
+    parser.add_argument("bot_b", metavar="B", help="its opponent")
+    parser.add_argument("--games", type=arguments.positive_int, default=1000,
+                        help="number of games, even: N/2 seeds, each played twice with sides swapped (default 1000)")
+    parser.add_argument("--league", type=arguments.league, default=3, help="1, 2 or 3 (default 3)")
+    parser.add_argument("--jobs", type=arguments.positive_int, default=1, help="worker processes (default 1)")
+    parser.add_argument("--seed", type=arguments.seed, default=0, help="picks the game seeds (default 0)")
+    parser.add_argument("--json", action="store_true", help="print one JSON object, with every game")
+    arguments.add_time_limits(parser)
+    parser.set_defaults(run=run)
+
+
+def run(args) -> int:
+    if args.games % 2:
+        raise UserError(f"--games must be even (each seed is played twice with sides swapped), got {args.games}")
+    try:
+        bot_a, bot_b = parse_bot_name(args.bot_a, args.league), parse_bot_name(args.bot_b, args.league)
+    except BotSpecError as error:
+        raise UserError(str(error)) from None
+    limits = TimeLimits(args.first_timeout, args.turn_timeout)
+    try:
+        result = run_match(bot_a, bot_b, args.games, args.league, args.seed, args.jobs, limits)
+    except PlayerStartError as error:
+        raise UserError(str(error)) from None
+    if args.json:
+        print(json.dumps({**result.to_json(), "versions": versions()}))
+        return 0
+    s = result.stats
+    print(f"{result.bot_a} vs {result.bot_b}: {s.games} games in league {result.league} (seed {result.seed})")
+    print(f"  wins {s.wins}, draws {s.draws}, losses {s.losses}")
+    print(f"  win rate {s.win_rate:.1%} (95% CI {s.win_rate_ci[0]:.1%} - {s.win_rate_ci[1]:.1%})")
+    print(f"  Elo difference {s.elo:+.0f} (95% CI {s.elo_ci[0]:+.0f} to {s.elo_ci[1]:+.0f})")
+    print(f"  mean score margin {s.mean_margin:+.2f} (95% CI {s.margin_ci[0]:+.2f} to {s.margin_ci[1]:+.2f})")
+    for bot, name in (("A", result.bot_a), ("B", result.bot_b)):
+        print_disqualifications(name, result.disqualifications(bot))
+    return 0
+
+
+def print_disqualifications(name: str, games: list) -> None:
+    """A program that broke a rule or a time limit lost those games: say so, since timeouts depend on load."""
+    if not games:
+        return
+    seed, first = games[0]
+    note = f" ({first['note']})" if first.get("note") else ""
+    print(f"  {name} was disqualified in {len(games)} game(s), first in seed {seed} at frame {first['turn']}: "
+          f"{short_reason(first['reason'])}{note}")
+    for line in first.get("stderr", []):
+        print(f"    stderr: {line}")
+    if any(d.get("note", "").endswith("in time") for _, d in games):  # slow, not dead
+        print("  (time limits depend on the machine's load: --turn-timeout MS gives a slow machine slack)")

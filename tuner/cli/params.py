@@ -1,0 +1,40 @@
+"""`tuner params`: the heuristic bot's parameters (name, type, range, default, meaning), as a table or JSON."""
+from __future__ import annotations
+
+import json
+
+from bots.registry import schema_for
+from bots.schema import ParamError
+from tuner.errors import UserError
+
+
+def register(commands) -> None:
+    parser = commands.add_parser("params", help="list the heuristic bot's parameters (the tuner's search space)")
+    parser.add_argument("--bot", default="heuristic", help="the bot whose schema to print (default heuristic)")
+    parser.add_argument("--json", action="store_true",
+                        help="print a JSON list of {name, type, low, high, default, doc}")
+    parser.set_defaults(run=run)
+
+
+def _number(value) -> str:
+    return str(value) if isinstance(value, int) else f"{value:g}"
+
+
+def run(args) -> int:
+    try:
+        schema = schema_for(args.bot)
+    except ParamError as error:
+        raise UserError(str(error)) from None
+    rows = schema.describe()
+    if args.json:
+        print(json.dumps(rows, indent=1))
+        return 0
+    table = [("name", "type", "range", "default", "meaning")]
+    table += [(r["name"], r["type"], f"[{_number(r['low'])}, {_number(r['high'])}]", _number(r["default"]), r["doc"])
+              for r in rows]
+    widths = [max(len(row[i]) for row in table) for i in range(4)]
+    for row in table:
+        print("  ".join(cell.ljust(width) for cell, width in zip(row, widths)) + "  " + row[4])
+    print(f"\n{len(rows)} parameters of bot {schema.bot!r}; a parameter file sets every one "
+          f"(see `heuristic:FILE.json`)")
+    return 0

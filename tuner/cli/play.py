@@ -1,0 +1,56 @@
+"""`tuner play`: one game between two bots (in-engine or programs) through the text-protocol referee."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from bots.names import BotSpecError
+from engine.players import PlayerStartError, TimeLimits
+from engine.referee import play_game
+from tuner.cli import arguments
+from tuner.errors import UserError
+from tuner.study.botnames import parse_bot_name
+
+
+def register(commands) -> None:
+    parser = commands.add_parser("play", help="play one game between two bots and print the result")
+    parser.add_argument("bot_a", metavar="A", help="player 0 (see `tuner params` and the README for bot names)")
+    parser.add_argument("bot_b", metavar="B", help="player 1")
+    parser.add_argument("--seed", type=arguments.seed, required=True, help="game seed (a Java long)")
+    parser.add_argument("--league", type=arguments.league, default=3, help="1, 2 or 3 (default 3)")
+    parser.add_argument("--trace", type=Path, metavar="OUT.jsonl",
+                        help="write the game in the referee's record format (replayable with `tuner replay`)")
+    arguments.add_time_limits(parser)
+    parser.set_defaults(run=run)
+
+
+def run(args) -> int:
+    try:
+        bots = [parse_bot_name(args.bot_a, args.league), parse_bot_name(args.bot_b, args.league)]
+    except BotSpecError as error:
+        raise UserError(str(error)) from None
+    limits = TimeLimits(args.first_timeout, args.turn_timeout)
+    try:
+        report = play_game(args.seed, args.league, [bot.player() for bot in bots], limits, args.trace)
+    except PlayerStartError as error:
+        raise UserError(str(error)) from None
+    except OSError as error:
+        raise UserError(f"cannot write trace {args.trace}: {error.strerror or error}") from None
+    outcome = report.outcome
+    winner = "draw" if outcome.winner is None else f"player {outcome.winner} ({bots[outcome.winner].name})"
+    print(f"seed {args.seed}, league {args.league}: {bots[0].name} {outcome.final_scores[0]} - "
+          f"{outcome.final_scores[1]} {bots[1].name}; winner: {winner}; {report.turns} frames")
+    for entry in outcome.deactivated:
+        print(f"  player {entry['player']} disqualified at frame {entry['turn']}: {short_reason(entry['reason'])}")
+    for p, player in enumerate(report.players):
+        if player.note or player.stderr_tail:
+            print(f"  player {p} ({player.name}): {player.note or 'finished'}")
+            for line in player.stderr_tail[-5:]:
+                print(f"    stderr: {line}")
+    if args.trace:
+        print(f"  trace written to {args.trace}")
+    return 0
+
+
+def short_reason(reason: str, limit: int = 200) -> str:
+    """A referee's reason fit for one line (it quotes the offending answer, which may be megabytes long)."""
+    return reason if len(reason) <= limit else reason[:limit - 3] + "..."

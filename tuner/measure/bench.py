@@ -1,0 +1,118 @@
+"""The speed benchmark of `shared/bench/README.md`: seeds 1..N on official league-3 maps, timed from the
+first map to the last checksum fold. `greedy` plays the yardstick's workload (greedy 12,2 against greedy
+14,3); any other in-engine bot plays itself.
+
+With several jobs the seeds are split into contiguous chunks, one per process of the pool
+(`tuner.measure.pool`). Each process warms up (loads or compiles the kernel) before a shared start signal (a
+barrier); the time is from that signal to the last process's end, and the chunk checksums are combined in seed
+order.
+"""
+from __future__ import annotations
+
+import multiprocessing
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+from bots.arena import play_games
+from bots.names import Bot, parse_bot
+from bots.seat import new_seat_array
+from engine.jit import kernel
+from engine.records import new_map_array, new_state_array
+from tuner.measure.pool import ProcessPool
+
+MASK64 = (1 << 64) - 1
+YARDSTICK_GREEDY = ("greedy:12,2", "greedy:14,3")
+
+
+@kernel
+def fold_checksum(score, winner):
+    """h = h * 31 + x (mod 2^64) over score0, score1, winner of every game, in order."""
+    h = np.uint64(0)
+    m = np.uint64(31)
+    for g in range(winner.shape[0]):
+        h = h * m + np.uint64(score[g, 0])
+        h = h * m + np.uint64(score[g, 1])
+        h = h * m + np.uint64(winner[g])
+    return h
+
+
+def combine_checksums(parts: list) -> int:
+    """The checksum of consecutive chunks, from each chunk's own checksum and game count."""
+    h = 0
+    for chunk_hash, games in parts:
+        h = (h * pow(31, 3 * games, 1 << 64) + chunk_hash) & MASK64
+    return h
+
+
+def bench_seats(bot: str) -> np.ndarray:
+    names = YARDSTICK_GREEDY if bot == "greedy" else (bot, bot)
+    seats = new_seat_array(2)
+    for i, name in enumerate(names):
+        spec: Bot = parse_bot(name, 3)
+        if not spec.in_engine:
+            raise ValueError(f"bench plays in-engine bots only, not {bot!r}")
+        seats[i] = spec.seat[0]
+    return seats
+
+
+@dataclass
+class ChunkResult:
+    start: float
+    end: float
+    checksum: int
+    games: int
+    turns: int
+    moves: int
+    wins: list
+
+
+def run_chunk(seats, first_seed: int, games: int, barrier=None) -> ChunkResult:
+    seeds = np.arange(first_seed, first_seed + games, dtype=np.int64)
+    swapped = np.zeros(games, dtype=np.bool_)
+    score = np.zeros((games, 2), np.int64)
+    winner = np.zeros(games, np.int64)
+    turns = np.zeros(games, np.int64)
+    moves = np.zeros(games, np.int64)
+    sun = np.zeros((games, 2), np.int64)
+    trees = np.zeros((games, 2), np.int64)
+    buffers = (new_map_array(), new_state_array())
+    warm = slice(0, min(games, 4))  # load (or compile) both kernels before the clock starts
+    play_games(seeds[warm], 3, seats.copy(), swapped[warm], *buffers, score[warm], winner[warm], turns[warm],
+               moves[warm], sun[warm], trees[warm])
+    fold_checksum(score[warm], winner[warm])
+    if barrier is not None:
+        barrier.wait()
+    start = time.monotonic()
+    play_games(seeds, 3, seats.copy(), swapped, *buffers, score, winner, turns, moves, sun, trees)
+    checksum = int(fold_checksum(score, winner))
+    end = time.monotonic()
+    return ChunkResult(start, end, checksum, games, int(turns.sum()), int(moves.sum()),
+                       np.bincount(winner, minlength=3).tolist())
+
+
+def run_bench(bot: str = "greedy", games: int = 300_000, jobs: int = 1) -> dict:
+    seats = bench_seats(bot)
+    if jobs == 1:
+        chunks = [run_chunk(seats, 1, games)]
+    else:
+        sizes = [games // jobs + (1 if i < games % jobs else 0) for i in range(jobs)]
+        firsts = [1 + sum(sizes[:i]) for i in range(jobs)]
+        with multiprocessing.Manager() as manager:
+            barrier = manager.Barrier(jobs)
+            pool = ProcessPool(jobs)
+            chunks = pool.map(run_chunk, [(seats, f, n, barrier) for f, n in zip(firsts, sizes)])
+    seconds = max(c.end for c in chunks) - min(c.start for c in chunks)
+    wins = [sum(c.wins[i] for c in chunks) for i in range(3)]
+    return {
+        "games": games,
+        "seconds": round(seconds, 4),
+        "games_per_sec": round(games / seconds, 1),
+        "avg_turns": round(sum(c.turns for c in chunks) / games, 4),
+        "avg_moves": round(sum(c.moves for c in chunks) / games, 4),
+        "wins": wins,
+        "checksum": str(combine_checksums([(c.checksum, c.games) for c in chunks])),
+        "bot": bot,
+        "jobs": jobs,
+    }

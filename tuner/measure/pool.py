@@ -1,0 +1,62 @@
+"""The one process pool of the tuner: K - 1 worker processes that live for a whole run, and the calling process.
+
+Games are cheap (tens of thousands a second per core), so starting processes per batch would cost more than
+the games: the workers are loky's reusable executor (joblib's), started once and kept. A batch of tasks runs
+its first task in the calling process and the others on the workers, so `jobs = 1` starts no process at all.
+Workers ignore Ctrl-C: the calling process stops the run cleanly.
+"""
+from __future__ import annotations
+
+import signal
+from typing import Callable, Sequence
+
+from joblib.externals.loky import get_reusable_executor
+
+
+def _ignore_sigint() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+class ProcessPool:
+    def __init__(self, jobs: int = 1):
+        self.jobs = max(1, int(jobs))
+        self._executor = None
+
+    def _workers(self):
+        if self._executor is None and self.jobs > 1:
+            self._executor = get_reusable_executor(max_workers=self.jobs - 1, initializer=_ignore_sigint,
+                                                   timeout=600)
+        return self._executor
+
+    def map(self, function: Callable, tasks: Sequence[tuple]) -> list:
+        """`[function(*task) for task in tasks]`, the first task here and the others on the workers (at most
+        `jobs` tasks make sense)."""
+        if not tasks:
+            return []
+        executor = self._workers() if len(tasks) > 1 else None
+        futures = [executor.submit(function, *task) for task in tasks[1:]] if executor is not None else []
+        first = function(*tasks[0])
+        rest = [future.result() for future in futures] if executor is not None else [function(*t) for t in tasks[1:]]
+        return [first, *rest]
+
+    def on_every_worker(self, function: Callable, *args) -> None:
+        """Run `function(*args)` here and once per worker (to compile or load the kernels before timing)."""
+        function(*args)
+        executor = self._workers()
+        if executor is not None:
+            for future in [executor.submit(function, *args) for _ in range(self.jobs - 1)]:
+                future.result()
+
+    def close(self) -> None:
+        if self._executor is not None:
+            self._executor.shutdown(wait=True)
+            self._executor = None
+
+
+def split(n: int, parts: int, unit: int = 1) -> list[slice]:
+    """At most `parts` contiguous slices of range(n) of nearly equal sizes, cut at multiples of `unit` (a seed
+    pair's two games stay together)."""
+    units = n // unit
+    parts = max(1, min(parts, units))
+    bounds = [unit * (units * i // parts) for i in range(parts + 1)]
+    return [slice(bounds[i], bounds[i + 1]) for i in range(parts)]

@@ -1,0 +1,53 @@
+"""Stopping a tuning run cleanly on Ctrl-C (SIGINT) or SIGTERM.
+
+The first signal asks the run to stop: the running trial ends at its next batch of games, is recorded as
+FAIL (user attribute `interrupted`) and enqueued again (`tuner.search.workers`), and no new trial starts. A second signal stops at once, but only while
+games are being played, where Optuna catches it and records the trial as FAIL: never while Optuna writes to
+the storage or samples, so no trial is ever left RUNNING and the study resumes with the next trial.
+"""
+from __future__ import annotations
+
+import signal
+from contextlib import contextmanager
+
+
+class Interrupted(Exception):
+    """The user asked the run to stop."""
+
+
+class StopFlag:
+    def __init__(self, notify=print):
+        self.requested = False
+        self._interruptible = False
+        self._notify = notify
+        self._previous = {}
+
+    def _handle(self, signum, frame) -> None:
+        if self.requested and self._interruptible:
+            raise KeyboardInterrupt
+        if not self.requested:
+            self.requested = True
+            self._notify("stopping: the running trial ends at its next batch of games (Ctrl-C again to stop "
+                         "sooner)")
+
+    def install(self) -> None:
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            self._previous[sig] = signal.signal(sig, self._handle)
+
+    def restore(self) -> None:
+        for sig, handler in self._previous.items():
+            signal.signal(sig, handler)
+        self._previous.clear()
+
+    @contextmanager
+    def interruptible(self):
+        """A section that a second signal may interrupt at once (playing games)."""
+        self._interruptible = True
+        try:
+            yield
+        finally:
+            self._interruptible = False
+
+    def check(self) -> None:
+        if self.requested:
+            raise Interrupted()

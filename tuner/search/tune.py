@@ -1,0 +1,250 @@
+"""`tuner tune`: create or resume a study, run its trials, print the best and validate it on held-out seeds.
+
+A study resumes when the same name is found in the same storage; its search settings (bot, league, seed,
+pairs, opponents, sampler, pruner, search space) and the bot's parameter schema must be unchanged, else the
+run stops before any trial with a line naming the first difference. `trials` counts the study's finished
+trials (on resume too); `--trials N` runs N more whatever the count.
+
+The first trial of a new study is the baseline, the schema defaults (enqueued), and CMA-ES starts its search
+there (its initial mean). Each `tuner tune` process is a worker on the storage (`tuner.search.workers`): several,
+on one machine or several, share a study and end it with exactly its `trials` COMPLETE trials; a worker that
+dies or is stopped leaves its trial to be run again (heartbeats, `tuner.storage.retry`).
+"""
+from __future__ import annotations
+
+import json
+import logging
+import warnings
+from dataclasses import dataclass
+from typing import Optional
+
+import optuna
+
+from bots.paramfile import now_iso
+from tuner.errors import UserError
+from tuner.measure.runner import GameRunner, evaluate
+from tuner.measure.seeds import game_seeds
+from tuner.search.interrupt import Interrupted, StopFlag
+from tuner.search.objective import Objective
+from tuner.search.pool import OpponentPool
+from tuner.search.progress import Progress
+from tuner.search.samplers import build_pruner, build_sampler, population_size
+from tuner.search.workers import FINISHED, Plan, WorkerLoop, count_trials
+from tuner.storage import Heartbeat, describe_storage, open_artifact_store, open_storage, study_lock
+from tuner.storage.url import StorageURL
+from tuner.study.botnames import study_bot
+from tuner.study.bots import best_trial, trial_params, validation_key
+from tuner.study.file import StudyConfig
+from tuner.study.space import SearchSpace, seat_of
+from tuner.versions import versions
+
+SEEDS_RECORDED_MAX = 20_000  # record the search seeds themselves up to this many pairs (always their derivation)
+
+
+@dataclass
+class RunSummary:
+    trials: int
+    pruned: int
+    seconds: float
+    games: int
+    interrupted: bool
+    best_number: Optional[int]
+    validation: Optional[dict]
+
+
+def _quiet_optuna() -> None:
+    optuna.logging.set_verbosity(optuna.logging.ERROR)  # our own lines replace Optuna's per-trial log
+    warnings.filterwarnings("ignore", category=optuna.exceptions.ExperimentalWarning)
+    warnings.filterwarnings("ignore", category=FutureWarning, module="optuna")
+    # Expected with a hall of fame: the best trial met other members than the running trial, and the pruner
+    # compares the two on the steps they share (the fixed opponents).
+    warnings.filterwarnings("ignore", message="WilcoxonPruner finds steps existing in the current trial")
+    logging.getLogger("joblib").setLevel(logging.ERROR)
+
+
+def _study_records(config: StudyConfig, space) -> dict:
+    seeds = {"seed": config.seed, "stream": "search", "pairs": config.pairs,
+             "derivation": "tuner.measure.seeds.game_seeds(seed, pairs, 'search'); each seed is played twice, sides swapped"}
+    if config.pairs <= SEEDS_RECORDED_MAX:
+        seeds["seeds"] = game_seeds(config.seed, config.pairs, "search")
+    return {
+        "study_file": config.text, "study_file_path": str(config.path), "search_settings": config.search_settings(),
+        "schema": space.schema.describe(), "baseline": space.baseline(), "search_seeds": seeds,
+        "versions": versions(), "created": now_iso(),
+    }
+
+
+def _check_resume(config: StudyConfig, study, space) -> None:
+    """A resumed study must be the same search: same settings, same parameter schema."""
+    attrs = study.user_attrs
+    if "search_settings" not in attrs:
+        if study.get_trials(deepcopy=False):
+            raise UserError(f"{config.path}: study {config.name!r} in {config.storage} was not created by "
+                            f"`tuner tune` (no recorded settings); choose another 'name'")
+        return
+    recorded = attrs["search_settings"]
+    current = config.search_settings()
+    for key in current:
+        if recorded.get(key) != current[key]:
+            raise UserError(f"{config.path}: field {key!r} is {json.dumps(current[key])} but study {config.name!r} "
+                            f"was created with {json.dumps(recorded.get(key))}; a study resumes only with the same "
+                            f"search settings (restore the field, or change 'name' to start a new study)")
+    if attrs.get("schema") != space.schema.describe():
+        raise UserError(f"{config.path}: the parameters of bot {config.bot!r} changed since study {config.name!r} "
+                        f"was created; change 'name' to start a new study")
+
+
+def open_or_create_study(config: StudyConfig, storage, space, sampler, pruner):
+    directions = ["maximize"] * (len(config.opponents) if config.multi_objective else 1)
+    try:
+        study = optuna.load_study(study_name=config.name, storage=storage, sampler=sampler, pruner=pruner)
+        created = False
+    except KeyError:
+        try:
+            study = optuna.create_study(study_name=config.name, storage=storage, sampler=sampler, pruner=pruner,
+                                        directions=directions)
+            created = True
+        except optuna.exceptions.DuplicatedStudyError:  # another worker created it just now
+            study = optuna.load_study(study_name=config.name, storage=storage, sampler=sampler, pruner=pruner)
+            created = False
+    if not created:
+        _check_resume(config, study, space)
+    if "search_settings" not in study.user_attrs:
+        for key, value in _study_records(config, space).items():
+            study.set_user_attr(key, value)
+        if config.multi_objective:
+            study.set_metric_names([f"win rate vs {entry}" for entry in config.opponents])
+        else:
+            study.set_metric_names(["win rate"])
+    if not study.get_trials(deepcopy=False):
+        baseline = space.baseline()
+        study.enqueue_trial({d.name: baseline[d.name] for d in space.dimensions}, user_attrs={"baseline": True},
+                            skip_if_exists=True)
+    return study
+
+
+def validate(config: StudyConfig, runner, study, trial, space) -> dict:
+    """The trial's results on held-out seeds against the validation opponents; recorded in the study."""
+    key = validation_key(trial.number)
+    recorded = study.user_attrs.get(key)
+    settings = {"seed": config.seed, "stream": "validation", "pairs": config.validation_pairs,
+                "opponents": config.validation_opponents}
+    if recorded and all(recorded.get(k) == v for k, v in settings.items()):
+        return recorded
+    seeds = game_seeds(config.seed, config.validation_pairs, "validation")
+    opponents = {name: study_bot(config, name).seat
+                 for name in config.validation_opponents}
+    result = evaluate(runner, seat_of(config.bot, trial_params(config, trial)), opponents, seeds)
+    baseline = evaluate(runner, seat_of(config.bot, space.baseline()), opponents, seeds)
+    record = {**settings, "trial": trial.number, **result.to_json(), "baseline": baseline.overall.to_json(),
+              "date": now_iso()}
+    study.set_user_attr(key, record)
+    study.set_user_attr("validation", record)
+    return record
+
+
+def _fmt_ci(t: dict) -> str:
+    lo, hi = t["win_rate_ci"]
+    return f"{t['win_rate']:.1%} (95% CI {lo:.1%} - {hi:.1%})"
+
+
+def print_best(config: StudyConfig, study, trial, space, validation: Optional[dict]) -> None:
+    attrs = trial.user_attrs
+    print(f"best trial: {trial.number} of study {config.name!r}"
+          + (" (the baseline: the schema defaults, with the study's overrides)" if attrs.get("baseline") else ""))
+    print(f"  search: win rate {_fmt_ci(attrs)} over {attrs['games']} games "
+          f"(Elo {attrs['elo']:+.0f}, mean margin {attrs['mean_margin']:+.2f})")
+    for name, rate in attrs.get("opponents", {}).items():
+        print(f"    vs {name}: {rate:.1%}")
+    if validation:
+        print(f"  validation on {validation['overall']['games']} held-out games: win rate "
+              f"{_fmt_ci(validation['overall'])}; the baseline {_fmt_ci(validation['baseline'])}")
+        for name, t in validation["per_opponent"].items():
+            print(f"    vs {name}: {_fmt_ci(t)}")
+    values = trial_params(config, trial)
+    baseline = space.baseline()
+    changed = [(p.name, baseline[p.name], values[p.name]) for p in space.schema if values[p.name] != baseline[p.name]]
+    print(f"  parameters: {len(changed)} of {len(space.schema)} differ from the baseline"
+          + (":" if changed else ""))
+    for name, old, new in changed:
+        fmt = (lambda v: f"{v:g}") if isinstance(new, float) else str
+        print(f"    {name}: {fmt(old)} -> {fmt(new)}")
+    print(f"export it: tuner export {config.path} -o bots/tuned/{config.path.stem}.py")
+
+
+def run_tune(config: StudyConfig, trials: Optional[int] = None, timeout: Optional[float] = None, jobs: int = 1,
+             progress: Optional[bool] = None) -> RunSummary:
+    _quiet_optuna()
+    space = SearchSpace.for_config(config)
+    where = f"{config.path}: {config.storage_source}"
+    storage = open_storage(config.storage, where, heartbeat=Heartbeat(config.heartbeat_interval, config.grace_period))
+    sampler, pruner = build_sampler(config, space), build_pruner(config)
+    lock = study_lock(StorageURL(config.storage), storage, config.name)
+    with lock:  # one worker creates the study and enqueues the baseline
+        study = open_or_create_study(config, storage, space, sampler, pruner)
+    artifact_store = open_artifact_store(config.artifacts)
+
+    done = count_trials(study)["COMPLETE"]
+    if trials is None and config.trials is not None:
+        to_run = max(0, config.trials - done)
+    else:
+        to_run = trials
+    plan = Plan(target=config.trials if trials is None else None, count=trials, timeout=timeout)
+    print(f"study {config.name!r} in {describe_storage(config.storage)}: {done} finished trials"
+          + (f", running {to_run} more" if to_run is not None else "")
+          + (f" (time budget {timeout:g}s)" if timeout is not None else ""))
+
+    runner = GameRunner(config.league, jobs)
+    summary = RunSummary(0, 0, 0.0, 0, False, None, None)
+    try:
+        if to_run == 0:
+            if config.trials is not None and trials is None:
+                print(f"the study has its {config.trials} trials (raise 'trials', or pass --trials N to run more)")
+        else:
+            runner.warm_up()
+            pool = OpponentPool(config, seat_of(config.bot, space.baseline()),
+                                population_size(config, len(space)), lambda v: seat_of(config.bot, v))
+            current_best = best_trial(study, config)
+            bar = Progress(config.name, to_run, runner, progress,
+                           best=None if current_best is None else current_best.user_attrs.get("win_rate"),
+                           best_number=None if current_best is None else current_best.number)
+            stop = StopFlag(notify=bar.write)
+            objective = Objective(config, space, pool, runner, stop, artifact_store, describe_storage(config.storage),
+                                  notify=bar.write)
+
+            def after_trial(study_, frozen):
+                if frozen.state in FINISHED and objective.last is not None \
+                        and objective.last.number == frozen.number:
+                    bar.trial_finished(objective.last)
+
+            loop = WorkerLoop(study, lock, objective, stop, notify=bar.write, callbacks=[after_trial],
+                              sample=space.suggest)
+            stop.install()
+            try:
+                loop.run(plan)
+            except (Interrupted, KeyboardInterrupt):
+                summary.interrupted = True
+            finally:
+                summary.interrupted = summary.interrupted or stop.requested
+                stop.restore()
+                bar.close()
+            summary.trials, summary.pruned, summary.seconds, summary.games = (bar.done, bar.pruned, bar.seconds,
+                                                                              bar.games)
+            print(f"{'interrupted' if summary.interrupted else 'done'}: {bar.done} trials ({bar.pruned} pruned) in "
+                  f"{bar.seconds:.0f}s, {bar.games:,} games ({bar.games_per_second():,.0f} games/s); the study has "
+                  f"{count_trials(study)['COMPLETE']} finished trials")
+        best = best_trial(study, config)
+        if best is None:
+            print("no finished trial yet")
+            return summary
+        summary.best_number = best.number
+        validation = None
+        if summary.interrupted:
+            print("validation skipped (interrupted); run the same command again to resume the study")
+        elif config.validation_pairs > 0:
+            validation = validate(config, runner, study, best, space)
+            summary.validation = validation
+        print_best(config, study, best, space, validation)
+        return summary
+    finally:
+        runner.close()

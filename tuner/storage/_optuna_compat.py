@@ -1,0 +1,54 @@
+"""Every private part of Optuna this tuner relies on, in one place.
+
+Optuna's public API has no way to do these things; each is named here with what it is for, and
+tests/test_optuna_compat.py checks each against the installed Optuna, so that an Optuna release that changes
+one fails a test that names it instead of breaking a study.
+"""
+from __future__ import annotations
+
+import inspect
+
+import optuna
+from optuna.storages import RDBStorage
+from optuna.storages._heartbeat import BaseHeartbeat  # the heartbeat protocol journals lack (Optuna 5)
+from optuna.storages._rdb import models as rdb_models  # RDB tables: trials without any heartbeat
+from optuna.storages._rdb.storage import _create_scoped_session as rdb_session
+from optuna.storages.journal._file import BaseJournalFileLock  # the lock interface of journal files
+from optuna.storages.journal._storage import JournalOperation  # journal record kinds
+
+__all__ = ["BaseHeartbeat", "BaseJournalFileLock", "JournalOperation", "rdb_models", "rdb_session", "trial_id",
+           "redis_client", "rdb_heartbeat_callback_argument", "RetryCallback", "CMA_STATE_KEY_MARKERS",
+           "STALE_TRIAL_IDS"]
+
+# The journal records after which a journal file is synced to disk: a study created, a trial finished.
+DURABLE_OPERATIONS = frozenset({JournalOperation.CREATE_STUDY, JournalOperation.SET_TRIAL_STATE_VALUES})
+
+# The method a heartbeat storage implements to list its stale trials (BaseHeartbeat's abstract method, also
+# overridden on RDBStorage to count trials that never recorded a heartbeat).
+STALE_TRIAL_IDS = "_get_stale_trial_ids"
+
+# Substrings of the trial system attributes where CmaEsSampler keeps its optimizer (`cma:optimizer:0`, ...):
+# a retried trial drops them, else it would roll the sampler back to its generation when it completes.
+CMA_STATE_KEY_MARKERS = (":optimizer:",)
+
+# Optuna >= 4.9 names the retry callback RetryHeartbeatStaleTrialCallback, earlier versions
+# RetryFailedTrialCallback (the old name is deprecated).
+RetryCallback = getattr(optuna.storages, "RetryHeartbeatStaleTrialCallback", None) or \
+    optuna.storages.RetryFailedTrialCallback
+
+
+def trial_id(trial) -> int:
+    """The storage's id of a FrozenTrial (`FrozenTrial._trial_id`: storages speak ids, studies numbers)."""
+    return trial._trial_id
+
+
+def redis_client(backend):
+    """The redis client of a JournalRedisBackend, to check the server answers before the first write."""
+    return backend._redis
+
+
+def rdb_heartbeat_callback_argument() -> str:
+    """RDBStorage's argument for the stale-trial callback: `heartbeat_stale_trial_callback` since Optuna 4.9,
+    `failed_trial_callback` before."""
+    names = inspect.signature(RDBStorage).parameters
+    return "heartbeat_stale_trial_callback" if "heartbeat_stale_trial_callback" in names else "failed_trial_callback"

@@ -1,0 +1,140 @@
+"""Opening a study's Optuna storage and its artifact store.
+
+A path is a journal file (`tuner.storage.journal`: Optuna's format, synced per trial, refused if damaged). URLs open
+Optuna's storages: `sqlite:///`, `postgresql://`, `mysql://` (RDB) and `redis://` (journal on Redis).
+
+`tuner tune` opens the storage with heartbeats (`Heartbeat`): Optuna's on RDB storages, `HeartbeatJournalStorage`
+on journals. A running trial records one every `interval` seconds; one silent for `grace` seconds is failed by
+the next worker that looks and enqueued again (`tuner.storage.retry`).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from pathlib import Path
+from typing import Optional
+
+from optuna.artifacts import FileSystemArtifactStore
+from optuna.storages import JournalStorage, RDBStorage
+from optuna.storages.journal import JournalRedisBackend
+from optuna.trial import TrialState
+
+from tuner.errors import UserError
+from tuner.storage._optuna_compat import (STALE_TRIAL_IDS, rdb_heartbeat_callback_argument, rdb_models,
+                                          rdb_session, redis_client)
+from tuner.storage.journal import DamagedJournal, HeartbeatJournalStorage, TrialSyncedJournalFile, check_journal_file
+from tuner.storage.lock import creation_lock
+from tuner.storage.retry import RetryTrial
+from tuner.storage.url import StorageURL
+
+
+@dataclass(frozen=True)
+class Heartbeat:
+    interval: int  # seconds between a running trial's heartbeats
+    grace: int  # seconds without one after which the trial is failed and retried
+
+
+def open_storage(storage, where: str = "storage", create: bool = True, heartbeat: Optional[Heartbeat] = None):
+    """An Optuna storage for a StorageURL (or its text). `create=False` refuses to create a journal file or an
+    SQLite database that is not there.
+
+    Raises UserError naming the storage and why it cannot be opened; a damaged file is left unchanged.
+    """
+    url = storage if isinstance(storage, StorageURL) else StorageURL(str(storage))
+    if not create and not url.exists():
+        raise UserError(f"{where}: {url} does not exist yet (run `tuner tune` on the study first)")
+    if url.scheme == "journal":
+        return _open_journal_file(url.file, where, heartbeat)
+    try:
+        if url.scheme in ("redis", "rediss"):
+            backend = JournalRedisBackend(url.text)
+            redis_client(backend).ping()  # fail now, with a clear message, rather than at the first write
+            return _journal_storage(backend, heartbeat)
+        if url.scheme == "sqlite" and not url.file.parent.is_dir():
+            raise UserError(f"{where}: cannot open {url}: directory {url.file.parent} does not exist")
+        return _rdb_storage(url, heartbeat)
+    except UserError:
+        raise
+    except ImportError:  # Optuna or SQLAlchemy without the database's driver
+        raise UserError(f"{where}: cannot open {url}: its database driver is not installed "
+                        f"(pip install {url.driver})") from None
+    except Exception as error:  # any driver's connection error: one line, no traceback
+        message = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+        if url.scheme == "sqlite" and "DatabaseError" in type(error).__name__:
+            raise UserError(f"{where}: {url} is not a usable SQLite database ({message}); it was left "
+                            f"unchanged") from None
+        raise UserError(f"{where}: cannot open {url}: {type(error).__name__}: {message}") from None
+
+
+def _open_journal_file(path: Path, where: str, heartbeat: Optional[Heartbeat]):
+    if not path.parent.is_dir():
+        raise UserError(f"{where}: cannot create {path}: directory {path.parent} does not exist")
+    if path.exists() and not path.is_file():
+        raise UserError(f"{where}: {path} is not a file")
+    try:
+        if path.exists():
+            check_journal_file(path)
+        return _journal_storage(TrialSyncedJournalFile(str(path)), heartbeat)
+    except DamagedJournal as error:
+        raise UserError(f"{where}: {error}") from None
+    except (ValueError, KeyError, TypeError, AttributeError, AssertionError) as error:  # a record Optuna cannot replay
+        detail = str(error).strip().splitlines()[0] if str(error).strip() else ""
+        raise UserError(f"{where}: {path} is not a usable Optuna journal file: a record cannot be read "
+                        f"({type(error).__name__}{': ' + detail if detail else ''}); it was left unchanged") from None
+
+
+def _journal_storage(backend, heartbeat: Optional[Heartbeat]):
+    if heartbeat is None:
+        return JournalStorage(backend)
+    return HeartbeatJournalStorage(backend, heartbeat.interval, heartbeat.grace, RetryTrial())
+
+
+def _rdb_storage(url: StorageURL, heartbeat: Optional[Heartbeat]):
+    kwargs = {}
+    if heartbeat is not None:
+        kwargs = {"heartbeat_interval": heartbeat.interval, "grace_period": heartbeat.grace,
+                  rdb_heartbeat_callback_argument(): RetryTrial()}
+    engine_kwargs = _engine_kwargs(url.scheme)
+    with creation_lock(url, engine_kwargs):  # workers starting together on a fresh database
+        return HeartbeatRDBStorage(url.sqlalchemy_url, engine_kwargs=engine_kwargs, **kwargs)
+
+
+class HeartbeatRDBStorage(RDBStorage):
+    """Optuna's RDB storage, where a running trial that never recorded a heartbeat is stale too.
+
+    Optuna only fails trials whose last heartbeat is too old; a worker killed between creating its trial and its
+    first heartbeat would leave a trial RUNNING forever, holding a place the study needs. Here such a trial is
+    stale once it started longer than the grace period ago (by this worker's clock).
+    """
+
+    def _get_stale_trial_ids(self, study_id: int) -> list:
+        stale = getattr(super(), STALE_TRIAL_IDS)(study_id)
+        if self.heartbeat_interval is None:
+            return stale
+        grace = self.grace_period if self.grace_period is not None else 2 * self.heartbeat_interval
+        limit = datetime.now() - timedelta(seconds=grace)
+        with rdb_session(self.scoped_session, True) as session:
+            running = (session.query(rdb_models.TrialModel)
+                       .filter(rdb_models.TrialModel.state == TrialState.RUNNING)
+                       .filter(rdb_models.TrialModel.study_id == study_id).all())
+            for trial in running:
+                if not trial.heartbeats and trial.datetime_start is not None and trial.datetime_start < limit:
+                    stale.append(trial.trial_id)
+        return stale
+
+
+def _engine_kwargs(scheme: str) -> dict:
+    if scheme in ("postgresql", "mysql"):
+        return {"pool_pre_ping": True, "connect_args": {"connect_timeout": 10}}
+    return {}
+
+
+def open_artifact_store(directory: Path, create: bool = True):
+    """The file artifact store of a study (exported bot files), created on first use."""
+    directory = Path(directory)
+    if create:
+        try:
+            directory.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            raise UserError(f"artifacts: cannot create {directory}: {error.strerror or error}") from None
+    return FileSystemArtifactStore(str(directory))

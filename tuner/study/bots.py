@@ -1,0 +1,103 @@
+"""Bots from tuning studies: `study:STUDY.toml` (the best trial) and `study:STUDY.toml#N` (trial N), and the
+source of `tuner export STUDY.toml [--trial N]`.
+
+The best trial is the fully played trial (not pruned) with the highest value; with `objectives =
+"per-opponent"`, the one of highest mean win rate. A trial's bot is rebuilt from its recorded parameters
+(`bot_params`), so it does not depend on the study file's search overrides being unchanged.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Optional
+
+import optuna
+from optuna.trial import TrialState
+
+from bots.names import Bot, BotSpecError, bot_with_params
+from bots.registry import schema_for
+from bots.schema import ParamError
+from tuner.errors import UserError
+from tuner.storage import describe_storage, open_storage
+from tuner.study.file import StudyConfig, read_study_file
+from tuner.study.ranking import ranked_trials
+
+
+def validation_key(number: int) -> str:
+    return f"validation:{number}"
+
+
+def load_existing_study(config: StudyConfig, where: Optional[str] = None):
+    """(storage, study) of a study that `tuner tune` created; UserError if the storage or study is missing."""
+    where = where or f"{config.path}: {config.storage_source}"
+    storage = open_storage(config.storage, where, create=False)
+    try:
+        study = optuna.load_study(study_name=config.name, storage=storage)
+    except KeyError:
+        names = [s.study_name for s in storage.get_all_studies()]
+        raise UserError(f"{config.path}: study {config.name!r} is not in {describe_storage(config.storage)} "
+                        f"(studies there: {', '.join(names) if names else 'none'}; run `tuner tune` first)") from None
+    return storage, study
+
+
+def best_trial(study, config: StudyConfig):
+    """The best fully played trial, or None."""
+    ranked = ranked_trials(study.get_trials(deepcopy=False), config.multi_objective)
+    return ranked[0] if ranked else None
+
+
+def pick_trial(study, config: StudyConfig, number: Optional[int]):
+    if number is None:
+        trial = best_trial(study, config)
+        if trial is None:
+            raise UserError(f"{config.path}: study {config.name!r} has no finished trial yet (run `tuner tune`)")
+        return trial
+    trials = study.get_trials(deepcopy=False)
+    match = [t for t in trials if t.number == number]
+    if not match:
+        raise UserError(f"{config.path}: study {config.name!r} has no trial {number} (trials 0 to {len(trials) - 1})"
+                        if trials else f"{config.path}: study {config.name!r} has no trials yet")
+    trial = match[0]
+    if trial.state != TrialState.COMPLETE or "bot_params" not in trial.user_attrs:
+        raise UserError(f"{config.path}: trial {number} of study {config.name!r} is {trial.state.name}, not a "
+                        f"finished trial (give a COMPLETE trial, or no number for the best)")
+    return trial
+
+
+def trial_params(config: StudyConfig, trial) -> dict:
+    schema = schema_for(config.bot)
+    try:
+        values = schema.validate(trial.user_attrs["bot_params"], f"trial {trial.number}", complete=False)
+    except ParamError as error:
+        raise UserError(f"{config.path}: {error} (the bot's parameters changed since the study ran)") from None
+    return {**schema.defaults(), **values}
+
+
+def bot_for_trial(config: StudyConfig, trial, name: str) -> Bot:
+    values = trial_params(config, trial)
+    return bot_with_params(config.bot, values, name,
+                           {"study": config.name, "study_file": str(config.path), "trial": trial.number})
+
+
+def load_trial(path: Path, number: Optional[int]):
+    """(config, study, trial) of a study file's best trial, or of its trial `number`."""
+    config = read_study_file(path)
+    _, study = load_existing_study(config)
+    trial = pick_trial(study, config, number)
+    return config, study, trial
+
+
+def bot_from_study(name: str, arg: str, league: int) -> Bot:
+    """The bot `study:STUDY.toml[#N]` names (BotSpecError with one line when it cannot be built)."""
+    target, sep, number_text = arg.rpartition("#") if "#" in arg else (arg, "", "")
+    number = None
+    if sep:
+        try:
+            number = int(number_text)
+        except ValueError:
+            raise BotSpecError(f"bot {name!r}: trial number must be an integer, got {number_text!r} "
+                               f"(write study:STUDY.toml#N)") from None
+    try:
+        config, _, trial = load_trial(Path(target), number)
+        return bot_for_trial(config, trial, name)
+    except UserError as error:
+        raise BotSpecError(f"bot {name!r}: {error}") from None

@@ -1,0 +1,53 @@
+"""What an exported bot file says about where it came from: the study, the trial, its win rates, the date."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Optional
+
+from engine.leagues import league as league_info
+from tuner.storage import describe_storage
+from tuner.study.bots import bot_for_trial, load_trial, validation_key
+from tuner.study.file import StudyConfig
+from tuner.versions import package_version
+
+
+def origin_lines(config: StudyConfig, storage_text: str, number: int, win_rate: float, ci, games: int,
+                 validation: Optional[dict], date: Optional[str] = None, pruned: bool = False) -> list:
+    """Where an exported bot came from, for the docstring of its file."""
+    lines = [f"Study: {config.name} ({config.path}), storage {storage_text}",
+             f"Trial: {number}" + (" (pruned: its games stopped early)" if pruned else "")
+             + (f", {date}" if date else ""),
+             f"Search: win rate {win_rate:.1%} (95% CI {ci[0]:.1%} - {ci[1]:.1%}) over {games} games against "
+             f"{', '.join(config.opponents)}"]
+    if validation:
+        overall = validation["overall"]
+        lo, hi = overall["win_rate_ci"]
+        lines.append(f"Validation: win rate {overall['win_rate']:.1%} (95% CI {lo:.1%} - {hi:.1%}) over "
+                     f"{overall['games']} held-out games against {', '.join(validation['per_opponent'])} "
+                     f"({validation.get('date', 'date unknown')})")
+    else:
+        lines.append("Validation: not measured yet (`tuner tune` measures it at the end of a run)")
+    return lines
+
+
+def export_header(league: int, origin: list, how: str = "`tuner export`") -> list:
+    """The docstring lines of an exported bot file: what it is, where it came from, how to use it."""
+    return [f"Photosynthesis bot for CodinGame (Spring Challenge 2021), league {league} "
+            f"({league_info(league).name}).",
+            f"Exported by photosynthesis-tuner {package_version()} ({how}).", *origin,
+            "Paste this whole file into the CodinGame IDE (language: Python 3). Standard library only."]
+
+
+def export_source_from_study(path: Path, trial: Optional[int], league: Optional[int]):
+    """(bot, league, origin lines) for `tuner export STUDY.toml [--trial N]`."""
+    config, study, chosen = load_trial(Path(path), trial)
+    bot = bot_for_trial(config, chosen, f"study:{path}#{chosen.number}")
+    attrs = chosen.user_attrs
+    validation = study.user_attrs.get(validation_key(chosen.number))
+    origin = origin_lines(config, describe_storage(config.storage), chosen.number, attrs.get("win_rate", 0.0),
+                          attrs.get("win_rate_ci", [0.0, 1.0]), attrs.get("games", 0), validation,
+                          attrs.get("date"), attrs.get("pruned", False))
+    chosen_league = league or config.league
+    if chosen_league != config.league:
+        origin.append(f"Tuned in league {config.league}, exported for league {chosen_league}.")
+    return bot, chosen_league, origin

@@ -1,0 +1,25 @@
+"""Ranking a study's trials: the best trial, the hall of fame and the report all rank them the same way.
+
+Only fully played trials rank (COMPLETE, not pruned, with their parameters recorded); the best is the one of
+highest value (with several objectives, of highest mean win rate), the earlier one first on a tie.
+"""
+from __future__ import annotations
+
+from optuna.trial import TrialState
+
+
+def trial_rank_value(trial, multi_objective: bool) -> float:
+    """What ranks trials for the hall of fame and the best trial: the value, or the mean win rate."""
+    if multi_objective:
+        return float(trial.user_attrs.get("win_rate", float("-inf")))
+    return float(trial.value)
+
+
+def fully_played(trial) -> bool:
+    return (trial.state == TrialState.COMPLETE and not trial.user_attrs.get("pruned", False)
+            and "bot_params" in trial.user_attrs)
+
+
+def ranked_trials(trials, multi_objective: bool) -> list:
+    """The fully played trials among `trials`, best first (the earlier trial first on a tie)."""
+    return sorted(filter(fully_played, trials), key=lambda t: (-trial_rank_value(t, multi_objective), t.number))

@@ -1,0 +1,69 @@
+"""The search space of a study: the bot's parameter schema with the study file's overrides applied.
+
+Fixed parameters are not suggested to Optuna (they are not searched); every trial records its full parameter
+set (`bot_params`), so a trial's bot never depends on the study file being unchanged.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from bots.names import seat_for
+from bots.registry import schema_for
+from bots.schema import Schema
+
+
+@dataclass(frozen=True)
+class Dimension:
+    name: str
+    type: str
+    low: float
+    high: float
+    default: float  # the schema default, clamped into [low, high]
+
+
+class SearchSpace:
+    def __init__(self, bot: str, schema: Schema, overrides: dict):
+        self.bot = bot
+        self.schema = schema
+        self.fixed = {name: o.value for name, o in overrides.items() if o.fixed}
+        self.dimensions = []
+        for p in schema:
+            if p.name in self.fixed:
+                continue
+            o = overrides.get(p.name)
+            low, high = (o.low, o.high) if o is not None else (p.low, p.high)
+            self.dimensions.append(Dimension(p.name, p.type, low, high, min(max(p.default, low), high)))
+
+    @classmethod
+    def for_config(cls, config) -> "SearchSpace":
+        return cls(config.bot, schema_for(config.bot), config.search)
+
+    def __len__(self) -> int:
+        return len(self.dimensions)
+
+    def baseline(self) -> dict:
+        """Where the search starts: the schema defaults, with fixed values and narrowed ranges applied."""
+        values = {**self.schema.defaults(), **self.fixed}
+        for d in self.dimensions:
+            values[d.name] = d.default
+        return self.schema.validate(values)
+
+    def start_point(self) -> dict:
+        """The searched parameters' values at the start (CMA-ES's initial mean)."""
+        return {d.name: d.default for d in self.dimensions}
+
+    def suggest(self, trial) -> dict:
+        """The full parameter set of a trial: its suggested values and the fixed ones, in schema order."""
+        values = dict(self.fixed)
+        for d in self.dimensions:
+            if d.type == "int":
+                values[d.name] = trial.suggest_int(d.name, int(d.low), int(d.high))
+            else:
+                values[d.name] = trial.suggest_float(d.name, float(d.low), float(d.high))
+        return self.schema.validate(values)
+
+
+def seat_of(bot: str, values: dict) -> np.ndarray:
+    return seat_for(bot, values)

@@ -1,0 +1,117 @@
+"""`tuner report`: the top trials of a study as a table (pandas), and its plots as HTML files (plotly).
+
+Trials are ranked as the best trial is chosen (`tuner.study.bots.best_trial`): fully played trials only, by
+value (or mean win rate with several objectives). The plots are Optuna's: the optimisation history, the
+parameter importances and the parallel coordinates of the most important parameters. Pruned trials appear
+in the history with their estimated value; the HTML files load plotly from `plotly.min.js` in the same
+directory, so they open offline.
+"""
+from __future__ import annotations
+
+import warnings
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Optional
+
+import optuna
+import optuna.visualization as vis
+import pandas as pd
+
+from tuner.study.ranking import fully_played, ranked_trials
+from tuner.study.bots import load_existing_study, trial_params, validation_key
+from tuner.study.file import StudyConfig
+from tuner.study.space import SearchSpace
+
+PARALLEL_PARAMS = 8  # parameters shown in the parallel-coordinates plot (the most important ones)
+
+
+@dataclass
+class Report:
+    table: "object"  # pandas DataFrame of the top trials
+    params: "object"  # pandas DataFrame: parameters of the top trials and the baseline
+    files: list = field(default_factory=list)
+    skipped: list = field(default_factory=list)  # (plot, reason)
+    counts: dict = field(default_factory=dict)
+
+
+def default_out_dir(config: StudyConfig) -> Path:
+    return config.path.parent / f"{config.path.stem}-report"
+
+
+def trials_table(study, config: StudyConfig, trials: list):
+    validations = study.user_attrs
+    rows = []
+    for t in trials:
+        a = t.user_attrs
+        lo, hi = a.get("win_rate_ci", [float("nan")] * 2)
+        row = {"trial": t.number, "win rate": a.get("win_rate"), "95% CI": f"{lo:.1%} - {hi:.1%}",
+               "games": a.get("games"), "Elo": a.get("elo")}
+        for entry in config.opponents:
+            row[f"vs {entry}"] = a.get(f"win_rate:{entry}")
+        validation = validations.get(validation_key(t.number))
+        row["validation"] = validation["overall"]["win_rate"] if validation else None
+        row["baseline"] = bool(a.get("baseline", False))
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def params_table(config: StudyConfig, space, trials: list):
+    columns = {"baseline": space.baseline()}
+    for t in trials:
+        columns[f"trial {t.number}"] = trial_params(config, t)
+    frame = pd.DataFrame(columns)
+    frame.index.name = "parameter"
+    return frame
+
+
+def _write(fig, path: Path, files: list) -> None:
+    fig.write_html(str(path), include_plotlyjs="directory")
+    files.append(path)
+
+
+def write_plots(study, config: StudyConfig, out: Path) -> tuple:
+    """Optuna's plots as HTML files in `out`: (files written, [(plot, reason skipped)])."""
+    out.mkdir(parents=True, exist_ok=True)
+    files, skipped = [], []
+    if config.multi_objective:
+        target, target_name = (lambda t: float(t.user_attrs.get("win_rate", float("nan")))), "mean win rate"
+    else:
+        target, target_name = None, "win rate"
+    complete = [t for t in study.get_trials(deepcopy=False) if t.values is not None]  # t.value raises with several objectives
+    _write(vis.plot_optimization_history(study, target=target, target_name=target_name), out / "history.html", files)
+    if config.multi_objective and len(config.opponents) in (2, 3):
+        _write(vis.plot_pareto_front(study, target_names=[f"vs {e}" for e in config.opponents]),
+               out / "pareto_front.html", files)
+    important = None
+    if len(complete) >= 2:
+        try:
+            importances = optuna.importance.get_param_importances(study, target=target)
+            important = list(importances)[:PARALLEL_PARAMS]
+            _write(vis.plot_param_importances(study, target=target, target_name=target_name),
+                   out / "importances.html", files)
+        except (ValueError, RuntimeError, ZeroDivisionError) as error:
+            skipped.append(("importances", str(error).splitlines()[0] if str(error) else type(error).__name__))
+    else:
+        skipped.append(("importances", "needs at least 2 finished trials"))
+    if complete:
+        _write(vis.plot_parallel_coordinate(study, params=important, target=target, target_name=target_name),
+               out / "parallel_coordinates.html", files)
+    else:
+        skipped.append(("parallel coordinates", "no finished trial"))
+    return files, skipped
+
+
+def build_report(config: StudyConfig, out: Optional[Path], top: int = 10, plots: bool = True) -> Report:
+    optuna.logging.set_verbosity(optuna.logging.ERROR)
+    warnings.filterwarnings("ignore", category=optuna.exceptions.ExperimentalWarning)
+    _, study = load_existing_study(config)
+    space = SearchSpace.for_config(config)
+    all_trials = study.get_trials(deepcopy=False)
+    trials = ranked_trials(all_trials, config.multi_objective)[:top]
+    counts = {"trials": len(all_trials), "fully played": sum(fully_played(t) for t in all_trials),
+              "pruned": sum(bool(t.user_attrs.get("pruned")) for t in all_trials),
+              "failed": sum(t.state.name == "FAIL" for t in all_trials)}
+    report = Report(trials_table(study, config, trials), params_table(config, space, trials[:5]), counts=counts)
+    if plots:
+        report.files, report.skipped = write_plots(study, config, out or default_out_dir(config))
+    return report
