@@ -9,6 +9,7 @@ from engine.referee import play_game
 from tuner.cli import arguments
 from tuner.errors import UserError
 from tuner.study.botnames import parse_bot_name
+from tuner.view import write_replay
 
 
 def register(commands) -> None:
@@ -19,6 +20,7 @@ def register(commands) -> None:
     parser.add_argument("--league", type=arguments.league, default=3, help="1, 2 or 3 (default 3)")
     parser.add_argument("--trace", type=Path, metavar="OUT.jsonl",
                         help="write the game in the referee's record format (replayable with `tuner replay`)")
+    parser.add_argument("--html", type=Path, metavar="GAME.html", help="write a page that replays the game")
     arguments.add_time_limits(parser)
     parser.set_defaults(run=run)
 
@@ -48,6 +50,9 @@ def run(args) -> int:
                 print(f"    stderr: {line}")
     if args.trace:
         print(f"  trace written to {args.trace}")
+    if args.html:
+        write_replay(args.html, report.records)
+        print(f"  replay page written to {args.html}")
     return 0
 
 
