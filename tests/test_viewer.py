@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from bots.registry import parse_bot
+from bots.names import parse_bot
 from engine.referee import play_game
 from tests.conftest import GAMES, program, read_jsonl_gz, run_tuner
 from tuner.cli import main as tuner_main
