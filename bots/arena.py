@@ -14,11 +14,41 @@ from bots.dispatch import decide
 from bots.seat import start_seat
 from engine import rules
 from engine.javarandom import seed_state
-from engine.jit import kernel, popcount
+from engine.jit import hot, kernel, popcount
 from engine.maps import generate_map
 from engine.records import new_map_array, new_state_array
 
 DRAW = 2
+
+
+@hot
+def play_game(mp, s, seed, league, seat0, seat1):
+    """Play one whole game between the bots in seat0 (player 0) and seat1 (player 1), in the records mp and s.
+    Returns (final score 0, final score 1, simultaneous turns, bot decisions)."""
+    generate_map(seed_state(seed), league, mp)
+    rules.new_game(mp, s)
+    start_seat(seat0, seed, 0)
+    start_seat(seat1, seed, 1)
+    rules.start_day(mp, s)
+    n_turns = 0
+    n_decisions = 0
+    while True:
+        kind0, a0, b0 = rules.WAIT, 0, 0
+        kind1, a1, b1 = rules.WAIT, 0, 0
+        if not s.waiting[0]:
+            kind0, a0, b0 = decide(mp, s, 0, seat0)
+            n_decisions += 1
+        if not s.waiting[1]:
+            kind1, a1, b1 = decide(mp, s, 1, seat1)
+            n_decisions += 1
+        n_turns += 1
+        rules.resolve_turn(mp, s, kind0, a0, b0, kind1, a1, b1)
+        if s.waiting[0] and s.waiting[1]:
+            if rules.end_day(mp, s):
+                break
+            rules.start_day(mp, s)
+    final0, final1, _, _, _, _ = rules.final_scores(s)
+    return final0, final1, n_turns, n_decisions
 
 
 @kernel
@@ -29,33 +59,8 @@ def play_games(seeds, league, seats, swapped, mp_array, s_array, score, winner, 
     mp = mp_array[0]
     s = s_array[0]
     for g in range(seeds.shape[0]):
-        seed = seeds[g]
-        generate_map(seed_state(seed), league, mp)
-        rules.new_game(mp, s)
         first = 1 if swapped[g] else 0
-        seat0 = seats[first]
-        seat1 = seats[1 - first]
-        start_seat(seat0, seed, 0)
-        start_seat(seat1, seed, 1)
-        rules.start_day(mp, s)
-        n_turns = 0
-        n_decisions = 0
-        while True:
-            kind0, a0, b0 = rules.WAIT, 0, 0
-            kind1, a1, b1 = rules.WAIT, 0, 0
-            if not s.waiting[0]:
-                kind0, a0, b0 = decide(mp, s, 0, seat0)
-                n_decisions += 1
-            if not s.waiting[1]:
-                kind1, a1, b1 = decide(mp, s, 1, seat1)
-                n_decisions += 1
-            n_turns += 1
-            rules.resolve_turn(mp, s, kind0, a0, b0, kind1, a1, b1)
-            if s.waiting[0] and s.waiting[1]:
-                if rules.end_day(mp, s):
-                    break
-                rules.start_day(mp, s)
-        final0, final1, _, _, _, _ = rules.final_scores(s)
+        final0, final1, n_turns, n_decisions = play_game(mp, s, seeds[g], league, seats[first], seats[1 - first])
         score[g, 0] = final0
         score[g, 1] = final1
         winner[g] = 0 if final0 > final1 else (1 if final1 > final0 else DRAW)
@@ -65,6 +70,26 @@ def play_games(seeds, league, seats, swapped, mp_array, s_array, score, winner, 
         sun[g, 1] = s.sun[1]
         trees[g, 0] = popcount(s.mine[0])
         trees[g, 1] = popcount(s.mine[1])
+
+
+@kernel
+def play_pairings(seeds, league, seats, first, second, mp_array, s_array, margin):
+    """Game g: seats[first[g]] as player 0 against seats[second[g]] as player 1, on seeds[g]. Writes each game's
+    margin from the first seat's side (its final score minus the other's) into `margin`."""
+    mp = mp_array[0]
+    s = s_array[0]
+    for g in range(seeds.shape[0]):
+        final0, final1, _, _ = play_game(mp, s, seeds[g], league, seats[first[g]], seats[second[g]])
+        margin[g] = final0 - final1
+
+
+def pairing_margins(seeds, league: int, seats: np.ndarray, first, second) -> np.ndarray:
+    """Margins of `play_pairings` (int64 arrays in, a fresh int64 array out)."""
+    seeds = np.ascontiguousarray(seeds, dtype=np.int64)
+    margin = np.zeros(seeds.shape[0], dtype=np.int64)
+    play_pairings(seeds, league, seats, np.ascontiguousarray(first, dtype=np.int64),
+                  np.ascontiguousarray(second, dtype=np.int64), new_map_array(), new_state_array(), margin)
+    return margin
 
 
 @dataclass

@@ -22,15 +22,15 @@ PACKAGE_ROOT = Path(__file__).resolve().parent.parent
 COMPILED_PACKAGES = ("engine", "bots")
 
 
-def source_digest() -> str:
-    """A digest of every source file the compiled code can come from.
+def source_digest(packages: tuple = COMPILED_PACKAGES) -> str:
+    """A digest of every source file of `packages` (by default, all that the compiled code can come from).
 
     Numba's cache only notices a change to the file of the function it cached, while the kernels inline
     functions from many files: after an edit to a policy, a kernel would keep running the old one. Keying
     the cache directory to all the sources makes any edit recompile.
     """
     digest = hashlib.sha256()
-    for package in COMPILED_PACKAGES:
+    for package in packages:
         for path in sorted((PACKAGE_ROOT / package).rglob("*.py")):
             relative = path.relative_to(PACKAGE_ROOT)
             if "tuned" not in relative.parts:  # exported bots are not compiled

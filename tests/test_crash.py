@@ -1,6 +1,6 @@
-"""Workers that die or are stopped in the middle of a trial (real processes, real signals): the trial is failed
-(by heartbeat, or at once on Ctrl-C), run again with the same parameters, and the study still ends with exactly
-its requested number of COMPLETE trials."""
+"""Workers that die or are stopped in the middle of a batch of trials (real processes, real signals): its trials
+are failed (by heartbeat, or at once on Ctrl-C), run again with the same parameters, and the study still ends
+with exactly its requested number of finished trials."""
 import os
 import signal
 import time
@@ -11,13 +11,16 @@ from optuna.trial import TrialState
 
 from tests.conftest import load_study, run_tuner, start_tuner, write_study
 from tuner.errors import UserError
+from tuner.search.generation import MAX_BLOCK_GAMES
+from tuner.search.race import blocks
 from tuner.storage.open import open_storage
 from tuner.study.file import read_study_file
 
 TRIALS = 5
 HEARTBEAT = {"heartbeat_interval": 1, "grace_period": 5}
-# Seed pairs per trial: a trial lasts a second or two, mostly reporting each pair's result to the storage.
-PAIRS = {"journal": 2000, "postgresql": 400}
+# Seed pairs per trial: a batch of trials lasts a few seconds, so that it is seen running in the middle.
+PAIRS = {"journal": 20000, "postgresql": 20000}
+FINISHED = (TrialState.COMPLETE, TrialState.PRUNED)
 
 
 class Watch:
@@ -79,22 +82,25 @@ def crash_study(request, tmp_path):
     return kind, write_study(tmp_path, "crash", **fields)
 
 
-def check_rerun(study, lost) -> None:
-    """The study has exactly TRIALS COMPLETE trials, `lost` failed, and a COMPLETE retry of it, same sample."""
+def check_rerun(study, lost: list) -> None:
+    """The study has exactly TRIALS finished trials, the `lost` ones failed, and a finished retry of each, same
+    sample."""
     trials = study.get_trials()
-    assert sum(t.state == TrialState.COMPLETE for t in trials) == TRIALS
-    assert [t.number for t in trials if t.state != TrialState.COMPLETE] == [lost.number]
-    retries = [t for t in trials if t.system_attrs.get("failed_trial") == lost.number]
-    assert len(retries) == 1
-    retry = retries[0]
-    assert retry.state == TrialState.COMPLETE and retry.number > lost.number
-    assert retry.params == lost.params and retry.system_attrs["retry_history"] == [lost.number]
-    # Same CMA-ES sample, in the same generation; none of the lost trial's sampler state.
-    for key, value in lost.system_attrs.items():
-        if key.endswith(":generation") or key == "x_for_tell":
-            assert retry.system_attrs[key] == value
-    assert not [key for key in retry.system_attrs if ":optimizer:" in key]
-    assert retry.user_attrs["pairs_played"] == retry.user_attrs["seeds"]["pairs"]  # played in full
+    assert lost and sum(t.state in FINISHED for t in trials) == TRIALS
+    assert [t.number for t in trials if t.state not in FINISHED] == [t.number for t in lost]
+    for failed in lost:
+        retries = [t for t in trials if t.system_attrs.get("failed_trial") == failed.number]
+        assert len(retries) == 1
+        retry = retries[0]
+        assert retry.state in FINISHED and retry.number > failed.number
+        assert retry.params == failed.params and retry.system_attrs["retry_history"] == [failed.number]
+        # Same CMA-ES sample, in the same generation; none of the lost trial's sampler state.
+        for key, value in failed.system_attrs.items():
+            if key.endswith(":generation") or key == "x_for_tell":
+                assert retry.system_attrs[key] == value
+        assert not [key for key in retry.system_attrs if ":optimizer:" in key]
+        result = retry.user_attrs["result"]
+        assert result["pairs_played"] == result["seeds"]["pairs"]  # played in full
 
 
 def test_a_killed_worker_s_trial_is_failed_by_heartbeat_and_run_again_by_another(crash_study):
@@ -114,10 +120,13 @@ def test_a_killed_worker_s_trial_is_failed_by_heartbeat_and_run_again_by_another
     assert survivor.returncode == 0, err
     study = load_study(path)
     lost = study.get_trials(states=(TrialState.FAIL,))
-    assert len(lost) == 1 and 0 < len(lost[0].intermediate_values) < PAIRS[kind]  # killed in the middle
-    check_rerun(study, lost[0])
-    (retry,) = [t for t in study.trials if t.system_attrs.get("failed_trial") == lost[0].number]
-    assert worker_of(lost[0], workers)[0] is victim and worker_of(retry, workers)[0] is survivor
+    seen = running_in_the_middle(trials, PAIRS[kind])[0]
+    assert seen.number in [t.number for t in lost]
+    assert 0 < len(study.trials[seen.number].intermediate_values) < PAIRS[kind]  # killed in the middle
+    check_rerun(study, lost)
+    for failed in lost:
+        (retry,) = [t for t in study.trials if t.system_attrs.get("failed_trial") == failed.number]
+        assert worker_of(failed, workers)[0] is victim and worker_of(retry, workers)[0] is survivor
 
 
 def test_a_killed_worker_s_trial_is_run_again_when_the_study_is_resumed(tmp_path):
@@ -132,23 +141,25 @@ def test_a_killed_worker_s_trial_is_run_again_when_the_study_is_resumed(tmp_path
     finally:
         if worker.poll() is None:
             worker.kill()
-    victim = next(t.number for t in trials if t.state == TrialState.RUNNING)
-    assert load_study(path).trials[victim].state == TrialState.RUNNING  # the dead worker's: nobody failed it yet
+    victims = [t.number for t in load_study(path).trials if t.state == TrialState.RUNNING]
+    assert victims  # the dead worker's: nobody failed them yet
     result = run_tuner("tune", str(path), "--no-progress")  # the same command again
     assert result.returncode == 0, result.stderr
     study = load_study(path)
-    check_rerun(study, study.trials[victim])
+    check_rerun(study, [study.trials[n] for n in victims])
 
 
-def test_ctrl_c_fails_the_trial_at_once_and_another_worker_runs_it_again(tmp_path):
-    # Two batches of 2000 pairs: the first Ctrl-C stops the trial when its running batch ends.
-    pairs = 4001
+def test_ctrl_c_fails_the_trials_at_once_and_another_worker_runs_them_again(tmp_path):
+    # The first Ctrl-C stops the batch when its running block of seed pairs ends: it comes while several blocks
+    # are still to play (each of at most MAX_BLOCK_GAMES games).
+    pairs = PAIRS["journal"]
     path = write_study(tmp_path, "stopped", trials=TRIALS, pairs=pairs, pruner="none", **HEARTBEAT)
     watch = Watch(path)
     workers = [start_tuner("tune", str(path), "--no-progress") for _ in range(2)]
+    early = len(blocks(pairs, 20, MAX_BLOCK_GAMES // (2 * (TRIALS - 1)))) - 3
     try:
-        trials = watch.wait(lambda trials: running_in_the_middle(trials, 2 * 2000), workers, "a trial is running")
-        stopped, (other,) = worker_of(running_in_the_middle(trials, 2 * 2000)[0], workers)
+        trials = watch.wait(lambda trials: running_in_the_middle(trials, early), workers, "a trial is running")
+        stopped, (other,) = worker_of(running_in_the_middle(trials, early)[0], workers)
         stopped.send_signal(signal.SIGINT)
         out0, err0 = finish(stopped, 60)
         out1, err1 = finish(other)
@@ -160,10 +171,11 @@ def test_ctrl_c_fails_the_trial_at_once_and_another_worker_runs_it_again(tmp_pat
     assert "interrupted" in out0 and other.returncode == 0, err1
     study = load_study(path)
     lost = study.get_trials(states=(TrialState.FAIL,))
-    assert len(lost) == 1 and lost[0].user_attrs["interrupted"]
-    check_rerun(study, lost[0])
-    (retry,) = [t for t in study.trials if t.system_attrs.get("failed_trial") == lost[0].number]
-    assert worker_of(lost[0], workers)[0] is stopped and worker_of(retry, workers)[0] is other
+    assert lost and all(t.user_attrs["interrupted"] for t in lost)
+    check_rerun(study, lost)
+    for failed in lost:
+        (retry,) = [t for t in study.trials if t.system_attrs.get("failed_trial") == failed.number]
+        assert worker_of(failed, workers)[0] is stopped and worker_of(retry, workers)[0] is other
 
 
 def test_a_trial_whose_worker_died_before_its_first_heartbeat_is_failed_and_retried(tmp_path):

@@ -56,12 +56,15 @@ def test_the_dashboard_serves_the_study_trials_attributes_and_artifacts(dashboar
     assert [t["number"] for t in trials] == [t.number for t in study.trials]
     for served, stored in zip(trials, study.trials):
         attrs = {a["key"]: a["value"] for a in served["user_attrs"]}
-        assert {"games", "wins", "draws", "losses", "win_rate", "win_rate_ci", "elo", "win_rate:heuristic",
-                "win_rate:greedy", "seeds", "versions", "bot_params", "pruned"} <= set(attrs)
+        assert {"win_rate", "pruned", "bot_params", "result", "worker"} <= set(attrs)
+        result = json.loads(attrs["result"])  # one attribute: the trial's games, per opponent, seeds, versions
+        assert {"games", "wins", "draws", "losses", "win_rate_ci", "elo", "opponents", "seeds", "versions"} <= \
+            set(result) and set(result["opponents"]) == {"heuristic", "greedy"}
         assert float(attrs["win_rate"]) == stored.user_attrs["win_rate"]
         assert len(served["intermediate_values"]) == len(stored.intermediate_values)
+        assert served["state"].upper() == stored.state.name  # dropped trials are PRUNED, apart from the fully played
     best = detail["best_trials"][0]
-    assert best["values"][0] == max(t.value for t in study.trials)
+    assert best["values"][0] == max(t.value for t in study.trials if t.state.name == "COMPLETE")
     # Trial 0 (the baseline) was the first best trial: its exported bot file is listed and downloads.
     artifacts = trials[0]["artifacts"]
     assert [a["filename"] for a in artifacts] == ["shared-trial0.py"]

@@ -11,8 +11,11 @@ from optuna.trial import TrialState
 
 from bots.heuristic.schema import SCHEMA
 from tests.conftest import ROOT, load_study, run_tuner, write_study
-from tuner.search.pool import HALL_OF_FAME_KEY, STEP_STRIDE
+from tuner.search.race import blocks
 from tuner.study.file import read_study_file
+from tuner.study.records import TrialRecord
+
+FINISHED = (TrialState.COMPLETE, TrialState.PRUNED)
 
 
 def tune(path, *args):
@@ -24,22 +27,29 @@ def tune(path, *args):
 def test_a_study_records_its_trials_seeds_versions_and_artifacts(tuned_study):
     study = load_study(tuned_study)
     trials = study.get_trials()
-    assert [t.number for t in trials] == list(range(8)) and all(t.state == TrialState.COMPLETE for t in trials)
+    assert [t.number for t in trials] == list(range(8)) and all(t.state in FINISHED for t in trials)
     # The search starts from the schema defaults: trial 0 is the baseline.
     assert trials[0].user_attrs["baseline"] and trials[0].user_attrs["bot_params"] == SCHEMA.defaults()
     for t in trials:
-        a = t.user_attrs
-        assert a["wins"] + a["draws"] + a["losses"] == a["games"] == 2 * 2 * a["pairs_played"]
-        assert a["win_rate_ci"][0] <= a["win_rate"] <= a["win_rate_ci"][1]
-        assert set(a["opponents"]) == {"heuristic", "greedy"} and "win_rate:greedy" in a and "elo" in a
-        assert a["seeds"] == {"seed": 5, "stream": "search", "pairs": 40, "played": a["pairs_played"]}
-        assert a["versions"]["photosynthesis-tuner"] and a["versions"]["optuna"]
-        assert set(a["bot_params"]) == {p.name for p in SCHEMA}
-        # Each seed pair's result against each opponent is one intermediate value.
-        assert len(t.intermediate_values) == 2 * a["pairs_played"]
-        assert all(v in (0.0, 0.25, 0.5, 0.75, 1.0) for v in t.intermediate_values.values())
-        if not a["pruned"]:
-            assert a["pairs_played"] == 40 and math.isclose(t.value, a["win_rate"], abs_tol=1e-6)
+        r = TrialRecord.from_trial(t)
+        tally = r.tally
+        assert tally.wins + tally.draws + tally.losses == tally.games == 2 * 2 * r.pairs_played
+        assert tally.win_rate_ci[0] <= tally.win_rate <= tally.win_rate_ci[1] and t.user_attrs["win_rate"] == \
+            pytest.approx(tally.win_rate, abs=1e-6)
+        assert set(r.opponents) == {"heuristic", "greedy"} and "greedy" in r.entry_win_rates()
+        assert t.user_attrs["result"]["seeds"] == {"seed": 5, "stream": "search", "pairs": 40,
+                                                   "played": r.pairs_played, "order": r.order}
+        versions = study.user_attrs[f"versions:{r.versions}"]
+        assert versions["photosynthesis-tuner"] and versions["optuna"] and versions["source"]
+        assert set(r.bot_params) == {p.name for p in SCHEMA}
+        # One intermediate value per block of seed pairs played: the win rate so far (step: pairs played); a
+        # dropped trial's last one, at the full number of pairs, is its estimated result.
+        played_blocks = [stop for _, stop in blocks(40, 20) if stop <= r.pairs_played]
+        assert sorted(t.intermediate_values) == played_blocks + ([40] if r.pruned else [])
+        assert (t.state == TrialState.PRUNED) == r.pruned
+        if not r.pruned:
+            assert r.pairs_played == 40 and math.isclose(t.value, tally.win_rate, abs_tol=1e-6)
+            assert t.intermediate_values[40] == pytest.approx(tally.win_rate)
     attrs = study.user_attrs
     assert attrs["study_file"] == tuned_study.read_text()
     assert [p["name"] for p in attrs["schema"]] == [p.name for p in SCHEMA]
@@ -61,17 +71,19 @@ def test_a_study_records_its_trials_seeds_versions_and_artifacts(tuned_study):
     assert "PARAMS = [" in stored.read_text()
 
 
-def test_the_wilcoxon_pruner_stops_worse_trials_and_their_value_stays_below_the_best(tmp_path):
+def test_the_race_drops_worse_trials_and_their_estimate_stays_below_their_race_s_best(tmp_path):
     path = write_study(tmp_path, trials=16, pairs=60, pruner_startup_pairs=10)
     tune(path)
     study = load_study(path)
-    pruned = [t for t in study.trials if t.user_attrs["pruned"]]
-    assert pruned, "no trial was pruned"
+    by_number = {t.number: t for t in study.trials}
+    pruned = [t for t in study.trials if t.state == TrialState.PRUNED]
+    assert pruned, "no trial was dropped"
     for t in pruned:
-        assert t.user_attrs["pairs_played"] < 60 and len(t.intermediate_values) == t.user_attrs["pairs_played"]
-        best_then = max(u.value for u in study.trials if u.number < t.number and not u.user_attrs["pruned"])
-        assert t.value < best_then
-        assert "estimated_against_trial" in t.user_attrs
+        r = TrialRecord.from_trial(t)
+        assert r.pruned and r.pairs_played < 60 and max(t.intermediate_values) == 60
+        best = by_number[r.estimated_against]  # the race's best survivor, from the same batch
+        assert best.state == TrialState.COMPLETE and TrialRecord.from_trial(best).order == r.order
+        assert t.intermediate_values[60] < best.value
 
 
 def test_resume_continues_the_trial_count_and_checks_the_settings(tmp_path):
@@ -101,8 +113,8 @@ def test_the_same_study_file_gives_the_same_trials_whatever_the_number_of_proces
     tune(two, "--jobs", "2")  # 800 games a trial: split between two processes
 
     def outline(path):
-        return [(t.number, t.params, t.value, t.user_attrs["games"], t.user_attrs["pruned"], t.intermediate_values)
-                for t in load_study(path).trials]
+        return [(t.number, t.params, t.value, t.user_attrs["result"]["games"], t.user_attrs["pruned"],
+                 t.intermediate_values) for t in load_study(path).trials]
 
     assert outline(one) == outline(two)
 
@@ -130,35 +142,35 @@ def test_ctrl_c_stops_cleanly_and_the_study_resumes(tmp_path):
     trials = load_study(path).trials
     assert not [t for t in trials if t.state == TrialState.RUNNING]
     # The stopped trial (none if Ctrl-C came as a trial ended) is FAIL and enqueued again with its parameters.
+    # The stopped batch (none if Ctrl-C came as a batch ended) is FAIL and enqueued again with its parameters.
     stopped = [t for t in trials if t.state == TrialState.FAIL]
     retried = [t for t in trials if t.state == TrialState.WAITING]
-    assert len(stopped) <= 1 and len(retried) == len(stopped)
-    assert all(t.state == TrialState.COMPLETE for t in trials if t not in stopped + retried)
+    assert len(retried) == len(stopped)
+    assert all(t.state in FINISHED for t in trials if t not in stopped + retried)
     for old, new in zip(stopped, retried):
         assert old.user_attrs["interrupted"] and new.params == old.params
         assert new.system_attrs["failed_trial"] == old.number
-    tune(path, "--trials", "2", "--timeout", "60")
+    tune(path, "--trials", str(len(retried) + 2), "--timeout", "60")
     after = load_study(path).trials
-    assert [t.number for t in after] == list(range(len(trials) + 2 - len(retried)))
-    assert all(t.state == TrialState.COMPLETE for t in after if t.number not in [u.number for u in stopped])
+    assert [t.number for t in after] == list(range(len(trials) + 2))
+    assert all(t.state in FINISHED for t in after if t.number not in [u.number for u in stopped])
     assert [after[t.number].params for t in retried] == [t.params for t in stopped]
 
 
-def test_hall_of_fame_members_are_earlier_fully_played_trials(tmp_path):
+def test_hall_of_fame_members_are_the_best_fully_played_trials_before_the_batch(tmp_path):
     path = write_study(tmp_path, trials=12, population=4, opponents=["greedy", "hall-of-fame:2"])
     tune(path)
     trials = load_study(path).trials
     for t in trials:
-        members = [name for name in t.user_attrs["opponents"] if name.startswith("hall-of-fame#")]
-        cutoff = t.number - t.number % 4
-        eligible = [u for u in trials if u.number < cutoff and not u.user_attrs["pruned"]]
+        r = TrialRecord.from_trial(t)
+        members = [name for name in r.opponents if name.startswith("hall-of-fame#")]
+        assert {o.entry for name, o in r.opponents.items() if name in members} == {"hall-of-fame:2"}
+        eligible = [u for u in trials if u.number < r.order and u.state == TrialState.COMPLETE]
         if not eligible:
             assert members == ["hall-of-fame#baseline"]
             continue
         expected = sorted(eligible, key=lambda u: (-u.value, u.number))[:2]
         assert members == [f"hall-of-fame#{u.number}" for u in expected]
-        keys = {step // STEP_STRIDE for step in t.intermediate_values}
-        assert keys <= {0} | {HALL_OF_FAME_KEY + u.number for u in expected}
 
 
 def test_several_objectives_with_nsga2(tmp_path):
@@ -167,7 +179,8 @@ def test_several_objectives_with_nsga2(tmp_path):
     study = load_study(path)
     assert len(study.directions) == 2
     for t in study.trials:
-        assert t.values == pytest.approx([t.user_attrs["win_rate:greedy"], t.user_attrs["win_rate:random"]], abs=1e-6)
+        rates = TrialRecord.from_trial(t).entry_win_rates()
+        assert t.values == pytest.approx([rates["greedy"], rates["random"]], abs=1e-6)
         assert not t.intermediate_values
     result = run_tuner("export", str(path), "-o", str(tmp_path / "best.py"))
     assert result.returncode == 0, result.stderr

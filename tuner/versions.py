@@ -1,8 +1,22 @@
-"""Versions recorded with every result, so a figure can be traced to the code that produced it."""
+"""Versions recorded with every result, so a figure can be traced to the code and libraries that produced it.
+
+A result depends on the project's own sources (the compiled policies and rules, the tuner's search), on the
+libraries that compute it (NumPy, Numba and llvmlite for the games; Optuna, cmaes and SciPy for the search) and on
+Python. `versions()` names them all, with a digest of the project's sources; `versions_key` is a short digest of
+that record, which each trial stores in place of the whole record (the study keeps the records by key).
+"""
 from __future__ import annotations
 
+import hashlib
+import json
 import platform
+from functools import lru_cache
 from importlib import metadata
+
+from engine.jit import source_digest as digest_of
+
+SOURCE_PACKAGES = ("engine", "bots", "tuner")
+LIBRARIES = ("numpy", "numba", "llvmlite", "optuna", "cmaes", "scipy")
 
 
 def package_version() -> str:
@@ -12,11 +26,21 @@ def package_version() -> str:
         return "unknown"
 
 
+@lru_cache(maxsize=1)
+def source_digest() -> str:
+    """A digest of the project's Python sources (exported bots excluded): any edit changes it."""
+    return digest_of(SOURCE_PACKAGES)
+
+
 def versions() -> dict:
-    out = {"photosynthesis-tuner": package_version(), "python": platform.python_version()}
-    for name in ("numpy", "numba", "optuna"):
+    out = {"photosynthesis-tuner": package_version(), "source": source_digest(), "python": platform.python_version()}
+    for name in LIBRARIES:
         try:
             out[name] = metadata.version(name)
         except metadata.PackageNotFoundError:
             pass
     return out
+
+
+def versions_key(record: dict) -> str:
+    return hashlib.sha256(json.dumps(record, sort_keys=True).encode()).hexdigest()[:12]

@@ -1,89 +1,157 @@
-"""Playing a bot against opponents on seed pairs: compiled batches on K processes that persist across trials.
+"""Playing seed pairs between candidate bots and opponents in big batches, on the run's process pool.
 
-A trial's games take milliseconds (tens of thousands of games per second per core), so starting processes
-per trial would cost more than the games. `GameRunner` plays on the run's process pool (`tuner.measure.pool`),
-one share of every batch in its own process; batches too small to be worth splitting are played in-process.
-Results do not depend on K: every game is a function of its seed and sides.
+A unit is (candidate, opponent, seed): the seed played twice, the candidate first as player 0, then as player 1
+(common random numbers: every candidate meets every opponent on the same seeds). Units between in-engine bots
+are played by the compiled arena (`bots.arena.play_pairings`), one share per process of the pool
+(`tuner.measure.pool`); units with a program go through the text-protocol referee, also spread over the pool.
+Games take microseconds, so a batch should hold many units: the tuner plays a whole generation's block of
+pairs in one call. Results never depend on the number of processes: a game is a function of its seed and sides.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
-from bots.arena import play_batch
-from bots.names import parse_bot
+from bots.arena import pairing_margins
+from bots.names import Bot, parse_bot
 from bots.seat import new_seat_array
-from tuner.measure.pool import ProcessPool
-from tuner.measure.seeds import paired_schedule
+from engine.players import TimeLimits
+from engine.referee import play_game
+from tuner.measure.pool import ProcessPool, split
 from tuner.measure.stats import Tally, tally
 
 MIN_GAMES_PER_PROCESS = 400  # below this a batch is not split (dispatch would cost more than the games)
+STDERR_LINES = 5  # of a disqualified program's stderr, kept with the result
 
 
-def _play_segments(seat: np.ndarray, segments: list, league: int) -> list:
-    """Margins of the bot in `seat` for each (opponent seat, seeds, swapped) segment."""
+@dataclass(frozen=True)
+class Disqualification:
+    """A game lost by a program's disqualification (a timeout, a crash, an unreadable answer)."""
+
+    unit: int
+    game: int  # 0: the candidate was player 0, 1: player 1
+    candidate: bool  # whose: the candidate's (True) or the opponent's
+    seed: int
+    reason: str  # the referee's reason ("Timeout!", "Invalid Input: ...")
+    note: str  # what became of the program ("exited with code 3", "no answer in time")
+    stderr: tuple = ()
+
+    def to_json(self) -> dict:
+        return {"side": "candidate" if self.candidate else "opponent", "seed": self.seed, "reason": self.reason,
+                "note": self.note, "stderr": list(self.stderr)}
+
+
+@dataclass
+class UnitResults:
+    margins: np.ndarray  # (units, 2): the candidate's final score minus the opponent's, in game 0 and game 1
+    disqualifications: list = field(default_factory=list)  # Disqualification, in unit order
+
+
+def _engine_share(seats: np.ndarray, seeds, first, second, league: int) -> np.ndarray:
+    return pairing_margins(seeds, league, seats, first, second)
+
+
+def _referee_share(units: list, league: int, limits: TimeLimits) -> list:
+    """[(margins (2,), [Disqualification])] for (unit index, candidate Bot, opponent Bot, seed) units."""
     out = []
-    seats = new_seat_array(2)
-    seats[0] = seat[0]
-    for opponent, seeds, swapped in segments:
-        seats[1] = opponent[0]
-        score = play_batch(seeds, league, seats, swapped).score
-        me = swapped.astype(np.int64)
-        rows = np.arange(len(seeds))
-        out.append(score[rows, me] - score[rows, 1 - me])
+    for unit, candidate, opponent, seed in units:
+        margins, lost = [0, 0], []
+        for game, (p0, p1) in enumerate(((candidate, opponent), (opponent, candidate))):
+            report = play_game(seed, league, [p0.player(), p1.player()], limits)
+            scores = report.outcome.final_scores
+            me = game  # the candidate's player index
+            margins[game] = scores[me] - scores[1 - me]
+            for d in report.outcome.deactivated:
+                player = report.players[d["player"]]
+                lost.append(Disqualification(unit, game, d["player"] == me, seed, d["reason"], player.note,
+                                             tuple(player.stderr_tail[-STDERR_LINES:])))
+        out.append((margins, lost))
     return out
 
 
 def _warm(league: int) -> bool:
     bot = parse_bot("greedy", league).seat
-    _play_segments(bot, [(bot, np.array([1, 1], np.int64), np.array([False, True]))], league)
+    seats = new_seat_array(2)
+    seats[0] = bot[0]
+    seats[1] = bot[0]
+    pairing_margins(np.array([1], np.int64), league, seats, [0], [1])
     return True
 
 
 class GameRunner:
-    """Plays seed pairs (each seed twice, sides swapped) between one bot and several opponents."""
+    """Plays units between candidates and opponents (Bots) on the run's process pool."""
 
-    def __init__(self, league: int, jobs: int = 1):
+    def __init__(self, league: int, jobs: int = 1, limits: TimeLimits = TimeLimits()):
         self.league = league
         self.jobs = max(1, int(jobs))
+        self.limits = limits
         self.pool = ProcessPool(self.jobs)
         self.games_played = 0
 
     def warm_up(self) -> None:
-        """Compile (or load from the cache) the kernel here first, then in the workers."""
+        """Compile (or load from the cache) the arena here first, then in the workers."""
         self.pool.on_every_worker(_warm, self.league)
 
-    def play(self, seat: np.ndarray, opponents: list, pair_seeds) -> np.ndarray:
-        """Margins (bot's final score minus the opponent's), shape (opponents, pairs, 2): game 0 of a pair has
-        the bot as player 0, game 1 as player 1."""
+    def play_units(self, candidates: list, opponents: list, candidate_of, opponent_of, seeds) -> UnitResults:
+        """Play each unit u: candidates[candidate_of[u]] against opponents[opponent_of[u]] on seeds[u], twice."""
+        candidate_of = np.asarray(candidate_of, dtype=np.int64)
+        opponent_of = np.asarray(opponent_of, dtype=np.int64)
+        seeds = np.asarray(seeds, dtype=np.int64)
+        n = len(seeds)
+        margins = np.zeros((n, 2), dtype=np.int64)
+        in_engine = np.array([candidates[c].in_engine and opponents[o].in_engine
+                              for c, o in zip(candidate_of.tolist(), opponent_of.tolist())], dtype=bool) \
+            if n else np.zeros(0, bool)
+        tasks, stores = [], []
+        engine_units = np.flatnonzero(in_engine)
+        if len(engine_units):
+            seats = new_seat_array(len(candidates) + len(opponents))
+            for i, bot in enumerate(list(candidates) + list(opponents)):
+                if bot.in_engine:
+                    seats[i] = bot.seat[0]
+            a = candidate_of[engine_units]
+            b = len(candidates) + opponent_of[engine_units]
+            game_seeds = np.repeat(seeds[engine_units], 2)
+            first = np.column_stack([a, b]).ravel()
+            second = np.column_stack([b, a]).ravel()
+            parts = max(1, min(self.jobs, 2 * len(engine_units) // MIN_GAMES_PER_PROCESS))
+            for part in split(len(game_seeds), parts, 2):
+                tasks.append((_engine_share, (seats, game_seeds[part], first[part], second[part], self.league)))
+                stores.append(("engine", engine_units[part.start // 2:part.stop // 2]))
+        referee_units = np.flatnonzero(~in_engine)
+        if len(referee_units):
+            units = [(int(u), candidates[candidate_of[u]], opponents[opponent_of[u]], int(seeds[u]))
+                     for u in referee_units]
+            for part in split(len(units), self.jobs):
+                tasks.append((_referee_share, (units[part], self.league, self.limits)))
+                stores.append(("referee", referee_units[part]))
+        lost = []
+        for (kind, units_of_share), result in zip(stores, self.pool.map(_call, tasks)):
+            if kind == "engine":
+                pairs = result.reshape(-1, 2)  # each game's margin from its player 0's side
+                margins[units_of_share, 0] = pairs[:, 0]
+                margins[units_of_share, 1] = -pairs[:, 1]
+            else:
+                for unit, (unit_margins, unit_lost) in zip(units_of_share.tolist(), result):
+                    margins[unit] = unit_margins
+                    lost.extend(unit_lost)
+        self.games_played += 2 * n
+        return UnitResults(margins, sorted(lost, key=lambda d: (d.unit, d.game)))
+
+    def play(self, bot: Bot, opponents: list, pair_seeds) -> UnitResults:
+        """Every seed pair against every opponent: units ordered by opponent, then pair."""
         pair_seeds = np.asarray(pair_seeds, dtype=np.int64)
-        n_pairs = len(pair_seeds)
-        seeds, swapped = paired_schedule(pair_seeds)
-        units = [(o, i) for o in range(len(opponents)) for i in range(n_pairs)]  # (opponent, pair)
-        games = 2 * len(units)
-        parts = max(1, min(self.jobs, games // MIN_GAMES_PER_PROCESS, len(units)))
-        bounds = [len(units) * k // parts for k in range(parts + 1)]
-        tasks = []
-        for k in range(parts):
-            chunk = units[bounds[k]:bounds[k + 1]]
-            segments = []
-            for o in range(len(opponents)):
-                pairs = [i for oo, i in chunk if oo == o]
-                if pairs:
-                    lo, hi = pairs[0], pairs[-1] + 1
-                    segments.append((o, opponents[o], seeds[2 * lo:2 * hi], swapped[2 * lo:2 * hi], lo))
-            tasks.append(segments)
-        margins = np.zeros((len(opponents), n_pairs, 2), dtype=np.int64)
-        results = self.pool.map(_play_segments, [(seat, [s[1:4] for s in task], self.league) for task in tasks])
-        for segments, result in zip(tasks, results):
-            for (o, _, _, _, lo), part in zip(segments, result):
-                margins[o, lo:lo + len(part) // 2] = part.reshape(-1, 2)
-        self.games_played += games
-        return margins
+        n_opp, n_pairs = len(opponents), len(pair_seeds)
+        return self.play_units([bot], opponents, np.zeros(n_opp * n_pairs, np.int64),
+                               np.repeat(np.arange(n_opp), n_pairs), np.tile(pair_seeds, n_opp))
 
     def close(self) -> None:
         self.pool.close()
+
+
+def _call(function, args):
+    return function(*args)
 
 
 def pair_points(margins: np.ndarray) -> np.ndarray:
@@ -98,16 +166,18 @@ class Evaluation:
 
     overall: Tally
     per_opponent: dict  # name -> Tally
+    margins: np.ndarray = field(default_factory=lambda: np.zeros((0, 0, 2), np.int64))  # (opponents, pairs, 2)
+    disqualifications: list = field(default_factory=list)
 
     def to_json(self) -> dict:
         return {"overall": self.overall.to_json(),
                 "per_opponent": {name: t.to_json() for name, t in self.per_opponent.items()}}
 
 
-def evaluate(runner: GameRunner, seat: np.ndarray, opponents: dict, pair_seeds) -> Evaluation:
-    """Play every seed pair against every opponent ({name: seat}) and tally the results."""
+def evaluate(runner: GameRunner, bot: Bot, opponents: dict, pair_seeds) -> Evaluation:
+    """Play every seed pair against every opponent ({name: Bot}) and tally the results."""
     names = list(opponents)
-    margins = runner.play(seat, [opponents[n] for n in names], pair_seeds)
+    played = runner.play(bot, [opponents[n] for n in names], pair_seeds)
+    margins = played.margins.reshape(len(names), len(pair_seeds), 2)
     per = {name: tally(margins[i].ravel().tolist()) for i, name in enumerate(names)}
-    return Evaluation(tally(margins.ravel().tolist()), per)
-
+    return Evaluation(tally(margins.ravel().tolist()), per, margins, played.disqualifications)

@@ -7,6 +7,7 @@ import warnings
 import optuna
 
 from tuner.measure.seeds import MASK64, splitmix64
+from tuner.storage._optuna_compat import CmaEsSamplerKeepingPrunedCopies
 from tuner.study.file import StudyConfig
 
 HALL_OF_FAME_REFRESH = 10  # tpe, random: trials between two refreshes of the hall of fame
@@ -39,14 +40,13 @@ def build_sampler(config: StudyConfig, space):
             # x0 and sigma0 (deprecated since Optuna 4.9, still there in 5): CMA-ES's initial mean is the schema
             # defaults; its step size is a fraction of each range (Optuna's space is [0, 1] per parameter).
             # with_margin keeps integer parameters from freezing on one value. No startup trials: the first
-            # trial sampled is CMA-ES's already, even if the baseline (enqueued, never sampled) is still running
-            # on another worker. Enqueued and retried trials have all their parameters, so Optuna never asks the
-            # sampler about them.
+            # trial sampled is CMA-ES's already. Enqueued and retried trials have all their parameters, so Optuna
+            # never asks the sampler about them. Trials the race dropped are PRUNED; CMA-ES ranks them in their
+            # generation by their last intermediate value, the race's estimate of their full result.
             with_margin = any(d.type == "int" for d in space.dimensions)
-            return optuna.samplers.CmaEsSampler(x0=space.start_point(), sigma0=config.sigma, seed=seed,
-                                                n_startup_trials=0,
-                                                popsize=population_size(config, len(space)),
-                                                with_margin=with_margin, warn_independent_sampling=False)
+            return CmaEsSamplerKeepingPrunedCopies(x0=space.start_point(), sigma0=config.sigma, seed=seed,
+                                                   n_startup_trials=0, popsize=population_size(config, len(space)),
+                                                   with_margin=with_margin, warn_independent_sampling=False)
         if config.sampler == "tpe":
             return optuna.samplers.TPESampler(seed=seed, multivariate=True, n_startup_trials=TPE_STARTUP_TRIALS)
         if config.sampler == "nsga2":

@@ -8,7 +8,8 @@ trials (on resume too); `--trials N` runs N more whatever the count.
 The first trial of a new study is the baseline, the schema defaults (enqueued), and CMA-ES starts its search
 there (its initial mean). Each `tuner tune` process is a worker on the storage (`tuner.search.workers`): several,
 on one machine or several, share a study and end it with exactly its `trials` COMPLETE trials; a worker that
-dies or is stopped leaves its trial to be run again (heartbeats, `tuner.storage.retry`).
+dies or is stopped leaves its trials to be run again (heartbeats, `tuner.storage.retry`). A worker plays a batch
+of trials at a time (a generation, raced on common seeds: `tuner.search.generation`).
 """
 from __future__ import annotations
 
@@ -20,23 +21,28 @@ from typing import Optional
 
 import optuna
 
+import numpy as np
+
+from bots.names import Bot, bot_with_params
 from bots.paramfile import now_iso
+from engine.players import TimeLimits
 from tuner.errors import UserError
 from tuner.measure.runner import GameRunner, evaluate
 from tuner.measure.seeds import game_seeds
+from tuner.search.generation import BatchPlayer
 from tuner.search.interrupt import Interrupted, StopFlag
-from tuner.search.objective import Objective
 from tuner.search.pool import OpponentPool
 from tuner.search.progress import Progress
-from tuner.search.samplers import build_pruner, build_sampler, population_size
-from tuner.search.workers import FINISHED, Plan, WorkerLoop, count_trials
-from tuner.storage import Heartbeat, describe_storage, open_artifact_store, open_storage, study_lock
-from tuner.storage.url import StorageURL
+from tuner.search.samplers import build_sampler, population_size
+from tuner.search.workers import Plan, WorkerLoop, count_trials
+from tuner.storage import Heartbeat, describe_storage, open_artifact_store, open_storage, study_lock, upload_bot
 from tuner.study.botnames import study_bot
 from tuner.study.bots import best_trial, trial_params, validation_key
+from tuner.study.export import export_header, origin_lines
 from tuner.study.file import StudyConfig
-from tuner.study.space import SearchSpace, seat_of
-from tuner.versions import versions
+from tuner.study.records import TrialRecord
+from tuner.study.space import SearchSpace
+from tuner.versions import versions, versions_key
 
 SEEDS_RECORDED_MAX = 20_000  # record the search seeds themselves up to this many pairs (always their derivation)
 
@@ -56,9 +62,8 @@ def _quiet_optuna() -> None:
     optuna.logging.set_verbosity(optuna.logging.ERROR)  # our own lines replace Optuna's per-trial log
     warnings.filterwarnings("ignore", category=optuna.exceptions.ExperimentalWarning)
     warnings.filterwarnings("ignore", category=FutureWarning, module="optuna")
-    # Expected with a hall of fame: the best trial met other members than the running trial, and the pruner
-    # compares the two on the steps they share (the fixed opponents).
-    warnings.filterwarnings("ignore", message="WilcoxonPruner finds steps existing in the current trial")
+    # Ask-and-tell runs its own heartbeats (`tuner.search.heartbeat`), which Optuna warns about.
+    warnings.filterwarnings("ignore", message="Heartbeat of storage is supposed to be used with Study.optimize")
     logging.getLogger("joblib").setLevel(logging.ERROR)
 
 
@@ -94,7 +99,7 @@ def _check_resume(config: StudyConfig, study, space) -> None:
                         f"was created; change 'name' to start a new study")
 
 
-def open_or_create_study(config: StudyConfig, storage, space, sampler, pruner):
+def open_or_create_study(config: StudyConfig, storage, space, sampler, pruner=None):
     directions = ["maximize"] * (len(config.opponents) if config.multi_objective else 1)
     try:
         study = optuna.load_study(study_name=config.name, storage=storage, sampler=sampler, pruner=pruner)
@@ -123,6 +128,11 @@ def open_or_create_study(config: StudyConfig, storage, space, sampler, pruner):
     return study
 
 
+def trial_bot(config: StudyConfig, values: dict, name: str) -> Bot:
+    """The bot a trial plays with its full parameter set."""
+    return bot_with_params(config.bot, values, name, {"study": config.name}, config.league)
+
+
 def validate(config: StudyConfig, runner, study, trial, space) -> dict:
     """The trial's results on held-out seeds against the validation opponents; recorded in the study."""
     key = validation_key(trial.number)
@@ -132,10 +142,10 @@ def validate(config: StudyConfig, runner, study, trial, space) -> dict:
     if recorded and all(recorded.get(k) == v for k, v in settings.items()):
         return recorded
     seeds = game_seeds(config.seed, config.validation_pairs, "validation")
-    opponents = {name: study_bot(config, name).seat
-                 for name in config.validation_opponents}
-    result = evaluate(runner, seat_of(config.bot, trial_params(config, trial)), opponents, seeds)
-    baseline = evaluate(runner, seat_of(config.bot, space.baseline()), opponents, seeds)
+    opponents = {name: study_bot(config, name) for name in config.validation_opponents}
+    result = evaluate(runner, trial_bot(config, trial_params(config, trial), f"trial {trial.number}"), opponents,
+                      seeds)
+    baseline = evaluate(runner, trial_bot(config, space.baseline(), "baseline"), opponents, seeds)
     record = {**settings, "trial": trial.number, **result.to_json(), "baseline": baseline.overall.to_json(),
               "date": now_iso()}
     study.set_user_attr(key, record)
@@ -143,27 +153,30 @@ def validate(config: StudyConfig, runner, study, trial, space) -> dict:
     return record
 
 
-def _fmt_ci(t: dict) -> str:
-    lo, hi = t["win_rate_ci"]
-    return f"{t['win_rate']:.1%} (95% CI {lo:.1%} - {hi:.1%})"
+def _fmt_ci(rate: float, ci) -> str:
+    return f"{rate:.1%} (95% CI {ci[0]:.1%} - {ci[1]:.1%})"
 
 
 def print_best(config: StudyConfig, study, trial, space, validation: Optional[dict]) -> None:
-    attrs = trial.user_attrs
+    record = TrialRecord.from_trial(trial)
+    t = record.tally
     print(f"best trial: {trial.number} of study {config.name!r}"
-          + (" (the baseline: the schema defaults, with the study's overrides)" if attrs.get("baseline") else ""))
-    print(f"  search: win rate {_fmt_ci(attrs)} over {attrs['games']} games "
-          f"(Elo {attrs['elo']:+.0f}, mean margin {attrs['mean_margin']:+.2f})")
-    for name, rate in attrs.get("opponents", {}).items():
-        print(f"    vs {name}: {rate:.1%}")
+          + (" (the baseline: the schema defaults, with the study's overrides)" if trial.user_attrs.get("baseline")
+             else ""))
+    print(f"  search: win rate {_fmt_ci(t.win_rate, t.win_rate_ci)} over {t.games} games "
+          f"(Elo {t.elo:+.0f}, mean margin {t.mean_margin:+.2f})")
+    for name, result in record.opponents.items():
+        print(f"    vs {name}: {result.win_rate:.1%}")
     if validation:
-        print(f"  validation on {validation['overall']['games']} held-out games: win rate "
-              f"{_fmt_ci(validation['overall'])}; the baseline {_fmt_ci(validation['baseline'])}")
-        for name, t in validation["per_opponent"].items():
-            print(f"    vs {name}: {_fmt_ci(t)}")
+        overall, baseline = validation["overall"], validation["baseline"]
+        print(f"  validation on {overall['games']} held-out games: win rate "
+              f"{_fmt_ci(overall['win_rate'], overall['win_rate_ci'])}; the baseline "
+              f"{_fmt_ci(baseline['win_rate'], baseline['win_rate_ci'])}")
+        for name, o in validation["per_opponent"].items():
+            print(f"    vs {name}: {_fmt_ci(o['win_rate'], o['win_rate_ci'])}")
     values = trial_params(config, trial)
-    baseline = space.baseline()
-    changed = [(p.name, baseline[p.name], values[p.name]) for p in space.schema if values[p.name] != baseline[p.name]]
+    base = space.baseline()
+    changed = [(p.name, base[p.name], values[p.name]) for p in space.schema if values[p.name] != base[p.name]]
     print(f"  parameters: {len(changed)} of {len(space.schema)} differ from the baseline"
           + (":" if changed else ""))
     for name, old, new in changed:
@@ -172,16 +185,25 @@ def print_best(config: StudyConfig, study, trial, space, validation: Optional[di
     print(f"export it: tuner export {config.path} -o bots/tuned/{config.path.stem}.py")
 
 
+def _record_versions(study) -> str:
+    """The key of this run's versions, recorded once in the study (`versions:KEY`)."""
+    record = versions()
+    key = versions_key(record)
+    if f"versions:{key}" not in study.user_attrs:
+        study.set_user_attr(f"versions:{key}", record)
+    return key
+
+
 def run_tune(config: StudyConfig, trials: Optional[int] = None, timeout: Optional[float] = None, jobs: int = 1,
              progress: Optional[bool] = None) -> RunSummary:
     _quiet_optuna()
     space = SearchSpace.for_config(config)
     where = f"{config.path}: {config.storage_source}"
     storage = open_storage(config.storage, where, heartbeat=Heartbeat(config.heartbeat_interval, config.grace_period))
-    sampler, pruner = build_sampler(config, space), build_pruner(config)
-    lock = study_lock(StorageURL(config.storage), storage, config.name)
+    sampler = build_sampler(config, space)
+    lock = study_lock(config.storage_url, storage, config.name)
     with lock:  # one worker creates the study and enqueues the baseline
-        study = open_or_create_study(config, storage, space, sampler, pruner)
+        study = open_or_create_study(config, storage, space, sampler)
     artifact_store = open_artifact_store(config.artifacts)
 
     done = count_trials(study)["COMPLETE"]
@@ -194,7 +216,7 @@ def run_tune(config: StudyConfig, trials: Optional[int] = None, timeout: Optiona
           + (f", running {to_run} more" if to_run is not None else "")
           + (f" (time budget {timeout:g}s)" if timeout is not None else ""))
 
-    runner = GameRunner(config.league, jobs)
+    runner = GameRunner(config.league, jobs, TimeLimits())
     summary = RunSummary(0, 0, 0.0, 0, False, None, None)
     try:
         if to_run == 0:
@@ -202,23 +224,41 @@ def run_tune(config: StudyConfig, trials: Optional[int] = None, timeout: Optiona
                 print(f"the study has its {config.trials} trials (raise 'trials', or pass --trials N to run more)")
         else:
             runner.warm_up()
-            pool = OpponentPool(config, seat_of(config.bot, space.baseline()),
-                                population_size(config, len(space)), lambda v: seat_of(config.bot, v))
+            population = population_size(config, len(space))
+
+            def bot_of(values: dict, name: str) -> Bot:
+                return trial_bot(config, values, name)
+
+            pool = OpponentPool(config, bot_of(space.baseline(), "baseline"), bot_of)
             current_best = best_trial(study, config)
             bar = Progress(config.name, to_run, runner, progress,
                            best=None if current_best is None else current_best.user_attrs.get("win_rate"),
                            best_number=None if current_best is None else current_best.number)
             stop = StopFlag(notify=bar.write)
-            objective = Objective(config, space, pool, runner, stop, artifact_store, describe_storage(config.storage),
-                                  notify=bar.write)
+            storage_text = describe_storage(config.storage)
 
-            def after_trial(study_, frozen):
-                if frozen.state in FINISHED and objective.last is not None \
-                        and objective.last.number == frozen.number:
-                    bar.trial_finished(objective.last)
+            def on_new_best(trial, values: dict, record: TrialRecord) -> None:
+                t = record.tally
+                bar.write(f"trial {trial.number}: new best, win rate {_fmt_ci(t.win_rate, t.win_rate_ci)} over "
+                          f"{t.games} games")
+                try:
+                    bot = bot_with_params(config.bot, values, f"study:{config.path}#{trial.number}",
+                                          {"study": config.name, "trial": trial.number})
+                    origin = origin_lines(config, storage_text, trial.number, t.win_rate, t.win_rate_ci, t.games, None)
+                    upload_bot(artifact_store, trial, bot, config.league,
+                               export_header(config.league, origin, "`tuner tune`, new best trial"), config.name)
+                except Exception as error:  # the bot file is a by-product: its failure must not stop the study
+                    message = f"{type(error).__name__}: {error}".splitlines()[0]
+                    trial.set_user_attr("artifact_error", message)
+                    bar.write(f"trial {trial.number}: its bot file could not be exported ({message}); the study "
+                              f"goes on")
 
-            loop = WorkerLoop(study, lock, objective, stop, notify=bar.write, callbacks=[after_trial],
-                              sample=space.suggest)
+            player = BatchPlayer(config, pool, runner, stop, np.array(game_seeds(config.seed, config.pairs, "search"),
+                                                                      dtype=np.int64),
+                                 bot_of, _record_versions(study), on_new_best=on_new_best, notify=bar.write)
+            loop = WorkerLoop(study, storage, lock, player, stop, space.distributions, space.full, population,
+                              config.heartbeat_interval, notify=bar.write,
+                              on_outcomes=lambda outcomes: [bar.trial_finished(o) for o in outcomes])
             stop.install()
             try:
                 loop.run(plan)

@@ -1,26 +1,30 @@
-"""One worker's trial loop: any number of workers (processes, machines) on one study end it with exactly its
-`trials` COMPLETE trials, none run twice, none lost.
+"""One worker's loop: any number of workers (processes, machines) on one study end it with exactly its `trials`
+finished trials (COMPLETE or PRUNED), none run twice, none lost.
 
 Each step runs under the study lock (`tuner.storage.lock`). The worker fails the running trials whose heartbeat
-stopped (Optuna's `fail_stale_trials`, whose callback enqueues their retries, `tuner.storage.retry`), counts the COMPLETE
-and RUNNING trials, then:
+stopped (Optuna's `fail_stale_trials`, whose callback enqueues their retries, `tuner.storage.retry`), counts the
+finished and running trials, then:
 
-- stops when `trials` are COMPLETE;
-- runs a trial when COMPLETE + RUNNING < `trials`: `study.optimize(n_trials=1)` asks Optuna for it (a WAITING
-  retry first, else a new trial), the sampler suggests its parameters, then the lock is released and the
-  objective plays its games;
+- stops when `trials` are finished;
+- asks Optuna for a batch of trials when places are left (finished + running < `trials`): retried (WAITING)
+  trials first, then new samples; the lock is released and the batch is raced (`tuner.search.generation`);
 - else waits: the remaining places belong to trials running on other workers, which may die. It looks again
-  every POLL_SECONDS, so a dead worker's trial is failed after its grace period and run again here. It also
+  every POLL_SECONDS, so a dead worker's trials are failed after their grace period and run again here. It also
   waits while the study's first trial (the baseline) runs elsewhere: Optuna's samplers learn the search space
-  from a finished trial, and would sample a new trial at random before.
+  from a finished trial, and would sample at random before.
 
-COMPLETE + RUNNING never exceeds `trials`: a place is taken only under the lock, a finished trial keeps it, a
-failed one frees it, and its retry takes it back when a worker pops it, again under the lock. `--trials N`
-(`Plan.count`) runs N trials whatever the count. A trial stopped by Ctrl-C is failed by Optuna, then enqueued
-again like a dead worker's trial, if its place is still free.
+A batch is the sampler's population (CMA-ES, NSGA-II; for tpe and random, the hall of fame's refresh
+interval), shared between the workers that are running trials of the study: each takes its share, so one
+generation is played by all of them. The first batch of a new study is the baseline alone.
+
+Finished + running never exceeds `trials`: places are taken only under the lock, a finished trial keeps its
+place, a failed one frees it, and its retry takes it back when a worker pops it, again under the lock.
+`--trials N` (`Plan.count`) runs N trials whatever the count. A batch stopped by Ctrl-C is failed at once and
+enqueued again, trial by trial, as far as places are free.
 """
 from __future__ import annotations
 
+import math
 import time
 from dataclasses import dataclass
 from typing import Callable, Optional
@@ -29,9 +33,10 @@ import optuna
 from optuna.exceptions import UpdateFinishedTrialError
 from optuna.trial import TrialState
 
+from tuner.search.heartbeat import Heartbeats
 from tuner.search.interrupt import Interrupted, StopFlag
-from tuner.storage.retry import RetryTrial
 from tuner.storage.lock import StudyLock
+from tuner.storage.retry import RetryTrial
 
 POLL_SECONDS = 1.0
 RUN, WAIT, DONE = "run", "wait", "done"
@@ -40,31 +45,45 @@ FINISHED = (TrialState.COMPLETE, TrialState.PRUNED)
 
 @dataclass(frozen=True)
 class Plan:
-    target: Optional[int]  # COMPLETE trials the study must end with (None: no target)
+    target: Optional[int]  # finished trials the study must end with (None: no target)
     count: Optional[int]  # trials this run starts whatever the target (`--trials N`), or None
-    timeout: Optional[float]  # seconds after which this run starts no trial
+    timeout: Optional[float]  # seconds after which this run starts no batch
 
 
 def count_trials(study) -> dict:
-    """Trials per state, by the state's name (COMPLETE counts the PRUNED ones too)."""
+    """Trials per state, by the state's name (COMPLETE counts the PRUNED ones too: both are finished)."""
     counts = {"COMPLETE": 0, "RUNNING": 0, "WAITING": 0}
     for trial in study.get_trials(deepcopy=False, states=FINISHED + (TrialState.RUNNING, TrialState.WAITING)):
         counts["COMPLETE" if trial.state in FINISHED else trial.state.name] += 1
     return counts
 
 
-def next_action(study, target: Optional[int]) -> tuple[str, str]:
-    """(RUN, WAIT or DONE, why it waits)."""
-    counts = count_trials(study)
-    if target is not None and counts["COMPLETE"] >= target:
-        return DONE, ""
-    if counts["COMPLETE"] == 0 and counts["RUNNING"] and not counts["WAITING"]:
-        # Optuna's samplers learn the search space from a finished trial: without one, a new trial would be
-        # sampled at random rather than by CMA-ES.
-        return WAIT, "the study's first trial is running on another worker"
-    if target is None or counts["COMPLETE"] + counts["RUNNING"] < target:
-        return RUN, ""
-    return WAIT, "the study's last trials are running on other workers"
+@dataclass(frozen=True)
+class Step:
+    action: str
+    size: int = 0  # trials to ask
+    why: str = ""  # why it waits
+
+
+def next_step(study, target: Optional[int], population: int, worker: str) -> Step:
+    """What this worker does now: run a batch of `size` trials, wait (and why), or stop."""
+    trials = study.get_trials(deepcopy=False, states=FINISHED + (TrialState.RUNNING, TrialState.WAITING))
+    finished = sum(t.state in FINISHED for t in trials)
+    running = [t for t in trials if t.state == TrialState.RUNNING]
+    waiting = sum(t.state == TrialState.WAITING for t in trials)
+    if target is not None and finished >= target:
+        return Step(DONE)
+    if finished == 0:
+        # Optuna's samplers learn the search space from a finished trial: the baseline first, alone.
+        if running:
+            return Step(WAIT, why="the study's first trial is running on another worker")
+        return Step(RUN, 1)
+    places = population if target is None else target - finished - len(running)
+    if places <= 0:
+        return Step(WAIT, why="the study's last trials are running on other workers")
+    others = {t.user_attrs.get("worker") for t in running} - {worker, None}
+    share = max(1, math.ceil(population / (1 + len(others))))
+    return Step(RUN, min(places, max(share, min(waiting, population))))
 
 
 def fail_stale_trials(study) -> None:
@@ -73,29 +92,25 @@ def fail_stale_trials(study) -> None:
 
 
 class WorkerLoop:
-    def __init__(self, study, lock: StudyLock, objective: Callable, stop: StopFlag, notify=print,
-                 callbacks: Optional[list] = None, sample: Optional[Callable] = None):
+    def __init__(self, study, storage, lock: StudyLock, player, stop: StopFlag, distributions: dict,
+                 full_params: Callable[[dict], dict], population: int, heartbeat_interval: float,
+                 notify=print, on_outcomes: Optional[Callable] = None):
         self.study = study
+        self.storage = storage
         self.lock = lock
-        self.objective = objective
-        self.sample = sample  # suggests the trial's parameters (Optuna samples lazily, at the first suggestion)
+        self.player = player  # tuner.search.generation.BatchPlayer
         self.stop = stop
+        self.distributions = distributions  # the searched parameters, as Optuna distributions
+        self.full_params = full_params  # a trial's searched values -> its full parameter set
+        self.population = population
+        self.heartbeat_interval = heartbeat_interval
         self.notify = notify
-        self.callbacks = callbacks or []
-        self.started: list[int] = []  # numbers of the trials this worker started
-
-    def _tracked(self, trial):
-        self.started.append(trial.number)
-        try:
-            if self.sample is not None:
-                self.sample(trial)  # under the lock too: each worker samples from the storage's latest state
-        finally:
-            self.lock.release()  # the games run without the lock
-        return self.objective(trial)
+        self.on_outcomes = on_outcomes
+        self.running: list = []  # this worker's batch in play
 
     def run(self, plan: Plan) -> None:
-        """Run trials until the plan is done, the time is up or Ctrl-C; Ctrl-C raises Interrupted or
-        KeyboardInterrupt once the stopped trial is failed and enqueued again."""
+        """Run batches until the plan is done, the time is up or Ctrl-C; Ctrl-C raises Interrupted or
+        KeyboardInterrupt once the stopped batch is failed and enqueued again."""
         deadline = None if plan.timeout is None else time.monotonic() + plan.timeout
         ran, waiting = 0, ""
         try:
@@ -103,40 +118,51 @@ class WorkerLoop:
                 if (plan.count is not None and ran >= plan.count) or \
                         (deadline is not None and time.monotonic() >= deadline):
                     return
-                self.lock.acquire()
-                try:
+                with self.lock:
                     fail_stale_trials(self.study)
-                    action, why = next_action(self.study, None if plan.count is not None else plan.target)
-                    if action == RUN:
-                        if self.stop.requested:  # Ctrl-C meanwhile: start no trial
+                    step = next_step(self.study, None if plan.count is not None else plan.target, self.population,
+                                     self.player.worker)
+                    if step.action == RUN:
+                        if self.stop.requested:  # Ctrl-C meanwhile: start no batch
                             return
-                        ran, waiting = ran + 1, ""
-                        self._run_one()
-                finally:
-                    self.lock.release()
-                if action == DONE:
+                        size = step.size if plan.count is None else min(step.size, plan.count - ran)
+                        self.running = [self.study.ask(self.distributions) for _ in range(size)]
+                        for trial in self.running:
+                            self.player.start(trial)
+                if step.action == DONE:
                     return
-                if action == WAIT:
-                    if waiting != why:
-                        self.notify(f"waiting: {why} (a dead worker's trial is run again here after its grace "
-                                    f"period)")
-                        waiting = why
+                if step.action == WAIT:
+                    if waiting != step.why:
+                        self.notify(f"waiting: {step.why} (a dead worker's trial is run again here after its "
+                                    f"grace period)")
+                        waiting = step.why
                     self._sleep(POLL_SECONDS, deadline)
+                    continue
+                ran, waiting = ran + len(self.running), ""
+                self._play_batch()
         except (Interrupted, KeyboardInterrupt):
             self._retry_stopped(plan.target)
             raise
+        except BaseException:
+            self._fail_running("error")
+            raise
 
-    def _run_one(self) -> None:
+    def _play_batch(self) -> None:
+        trials = self.running
+        params = [self.full_params(t.params) for t in trials]
         try:
-            self.study.optimize(self._tracked, n_trials=1, callbacks=self.callbacks, catch=())
-        except (UpdateFinishedTrialError, ValueError) as error:
-            # Another worker failed this worker's trial (no heartbeat within the grace period: a machine that
-            # slept, a stalled process) and has enqueued it again: carry on with the next trial.
-            if not isinstance(error, UpdateFinishedTrialError) and not str(error).startswith("Cannot tell a "):
-                raise
-            number = self.started[-1] if self.started else "?"
-            self.notify(f"trial {number} was failed by another worker (no heartbeat within the grace period) "
-                        f"and is run again; carrying on")
+            with Heartbeats(self.storage, trials, self.heartbeat_interval):
+                outcomes = self.player.play(self.study, trials, params)
+        except UpdateFinishedTrialError:
+            # Another worker failed this batch's trials (no heartbeat within the grace period: a machine that
+            # slept, a stalled process) and has enqueued them again: carry on with the next batch.
+            self.notify(f"trials {trials[0].number}-{trials[-1].number} were failed by another worker (no "
+                        f"heartbeat within the grace period) and are run again; carrying on")
+            self.running = []
+            return
+        self.running = []
+        if self.on_outcomes is not None:
+            self.on_outcomes(outcomes)
 
     def _sleep(self, seconds: float, deadline: Optional[float]) -> None:
         end = time.monotonic() + seconds
@@ -146,17 +172,27 @@ class WorkerLoop:
             time.sleep(min(0.2, max(0.0, end - time.monotonic())))
 
     def _retry_stopped(self, target: Optional[int]) -> None:
-        """The trial stopped by Ctrl-C: FAIL (Optuna records it so) and enqueued again if its place is free."""
-        if not self.started:
+        """The batch stopped by Ctrl-C: each running trial FAIL (`interrupted`) and enqueued again while its place
+        is free."""
+        if not self.running:
             return
-        number = self.started[-1]
         with self.lock:
-            trial = next(t for t in self.study.get_trials(deepcopy=False) if t.number == number)
-            if trial.state == TrialState.RUNNING:  # safety net: Optuna fails the trial on any exception
-                self.study.tell(number, state=TrialState.FAIL)
-                trial = next(t for t in self.study.get_trials(deepcopy=False) if t.number == number)
-            if trial.state != TrialState.FAIL:
-                return
-            counts = count_trials(self.study)
-            if target is None or counts["COMPLETE"] + counts["RUNNING"] + counts["WAITING"] < target:
-                RetryTrial()(self.study, trial)
+            numbers = {t.number for t in self.running}
+            self._fail_running("interrupted")
+            retry = RetryTrial()
+            for frozen in self.study.get_trials(deepcopy=False, states=(TrialState.FAIL,)):
+                if frozen.number not in numbers or not frozen.user_attrs.get("interrupted"):
+                    continue
+                counts = count_trials(self.study)
+                if target is None or counts["COMPLETE"] + counts["RUNNING"] + counts["WAITING"] < target:
+                    retry(self.study, frozen)
+
+    def _fail_running(self, why: str) -> None:
+        """Tell this worker's running trials FAIL, marking them with the user attribute `why`."""
+        for trial in self.running:
+            try:
+                trial.set_user_attr(why, True)
+            except UpdateFinishedTrialError:  # failed already by another worker
+                continue
+            self.study.tell(trial, state=TrialState.FAIL, skip_if_finished=True)
+        self.running = []

@@ -57,9 +57,9 @@ def pick_trial(study, config: StudyConfig, number: Optional[int]):
         raise UserError(f"{config.path}: study {config.name!r} has no trial {number} (trials 0 to {len(trials) - 1})"
                         if trials else f"{config.path}: study {config.name!r} has no trials yet")
     trial = match[0]
-    if trial.state != TrialState.COMPLETE or "bot_params" not in trial.user_attrs:
+    if trial.state not in (TrialState.COMPLETE, TrialState.PRUNED) or "bot_params" not in trial.user_attrs:
         raise UserError(f"{config.path}: trial {number} of study {config.name!r} is {trial.state.name}, not a "
-                        f"finished trial (give a COMPLETE trial, or no number for the best)")
+                        f"finished trial (give a COMPLETE or PRUNED trial, or no number for the best)")
     return trial
 
 

@@ -8,6 +8,7 @@ from engine.leagues import league as league_info
 from tuner.storage import describe_storage
 from tuner.study.bots import bot_for_trial, load_trial, validation_key
 from tuner.study.file import StudyConfig
+from tuner.study.records import TrialRecord
 from tuner.versions import package_version
 
 
@@ -42,11 +43,11 @@ def export_source_from_study(path: Path, trial: Optional[int], league: Optional[
     """(bot, league, origin lines) for `tuner export STUDY.toml [--trial N]`."""
     config, study, chosen = load_trial(Path(path), trial)
     bot = bot_for_trial(config, chosen, f"study:{path}#{chosen.number}")
-    attrs = chosen.user_attrs
+    record = TrialRecord.from_trial(chosen)
     validation = study.user_attrs.get(validation_key(chosen.number))
-    origin = origin_lines(config, describe_storage(config.storage), chosen.number, attrs.get("win_rate", 0.0),
-                          attrs.get("win_rate_ci", [0.0, 1.0]), attrs.get("games", 0), validation,
-                          attrs.get("date"), attrs.get("pruned", False))
+    t = record.tally
+    origin = origin_lines(config, describe_storage(config.storage), chosen.number, t.win_rate, t.win_rate_ci,
+                          t.games, validation, record.date, record.pruned)
     chosen_league = league or config.league
     if chosen_league != config.league:
         origin.append(f"Tuned in league {config.league}, exported for league {chosen_league}.")

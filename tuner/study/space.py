@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+from optuna.distributions import FloatDistribution, IntDistribution
 
 from bots.names import seat_for
 from bots.registry import schema_for
@@ -54,15 +55,15 @@ class SearchSpace:
         """The searched parameters' values at the start (CMA-ES's initial mean)."""
         return {d.name: d.default for d in self.dimensions}
 
-    def suggest(self, trial) -> dict:
-        """The full parameter set of a trial: its suggested values and the fixed ones, in schema order."""
-        values = dict(self.fixed)
-        for d in self.dimensions:
-            if d.type == "int":
-                values[d.name] = trial.suggest_int(d.name, int(d.low), int(d.high))
-            else:
-                values[d.name] = trial.suggest_float(d.name, float(d.low), float(d.high))
-        return self.schema.validate(values)
+    @property
+    def distributions(self) -> dict:
+        """The searched parameters as Optuna distributions (what a trial is asked with)."""
+        return {d.name: IntDistribution(int(d.low), int(d.high)) if d.type == "int"
+                else FloatDistribution(float(d.low), float(d.high)) for d in self.dimensions}
+
+    def full(self, searched: dict) -> dict:
+        """A trial's full parameter set: its searched values and the fixed ones, in schema order."""
+        return self.schema.validate({**self.fixed, **searched})
 
 
 def seat_of(bot: str, values: dict) -> np.ndarray:

@@ -20,6 +20,7 @@ import pandas as pd
 from tuner.study.ranking import fully_played, ranked_trials
 from tuner.study.bots import load_existing_study, trial_params, validation_key
 from tuner.study.file import StudyConfig
+from tuner.study.records import TrialRecord
 from tuner.study.space import SearchSpace
 
 PARALLEL_PARAMS = 8  # parameters shown in the parallel-coordinates plot (the most important ones)
@@ -42,15 +43,14 @@ def trials_table(study, config: StudyConfig, trials: list):
     validations = study.user_attrs
     rows = []
     for t in trials:
-        a = t.user_attrs
-        lo, hi = a.get("win_rate_ci", [float("nan")] * 2)
-        row = {"trial": t.number, "win rate": a.get("win_rate"), "95% CI": f"{lo:.1%} - {hi:.1%}",
-               "games": a.get("games"), "Elo": a.get("elo")}
+        record = TrialRecord.from_trial(t)
+        row = {"trial": t.number, **{k: v for k, v in record.summary().items() if k != "pruned"}}
+        rates = record.entry_win_rates()
         for entry in config.opponents:
-            row[f"vs {entry}"] = a.get(f"win_rate:{entry}")
+            row[f"vs {entry}"] = rates.get(entry)
         validation = validations.get(validation_key(t.number))
         row["validation"] = validation["overall"]["win_rate"] if validation else None
-        row["baseline"] = bool(a.get("baseline", False))
+        row["baseline"] = bool(t.user_attrs.get("baseline", False))
         rows.append(row)
     return pd.DataFrame(rows)
 

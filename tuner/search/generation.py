@@ -1,0 +1,178 @@
+"""A batch of trials asked together, raced on common seeds and told together: the tuner's unit of work.
+
+The worker asks Optuna for a batch (a CMA-ES population, or its share of one), then plays it as a race
+(`tuner.search.race`): every trial of the batch meets every opponent on the same seed pairs, in an order
+shuffled per batch (from the study's seed and the batch's first trial number: every batch starts on other
+pairs); each block of pairs is one call to the game runner for all the batch's surviving trials, split over
+the `--jobs` processes. After each block every surviving trial reports its win rate so far (step = seed pairs
+played): a few intermediate values per trial, not one per pair.
+
+At the end each trial is told: a trial that played every pair is COMPLETE with its win rate; a trial the race
+dropped is PRUNED, its last intermediate value (at step `pairs`) the race's estimate of its full result, which
+CMA-ES ranks it by in its generation (`consider_pruned_trials`). optuna-dashboard shows dropped trials as
+PRUNED, apart from the fully played ones: its history, importances and parallel coordinates use COMPLETE trials
+only, never estimates. With several objectives (nsga2) nothing is dropped or reported: every trial is told its
+win rate per pool entry.
+"""
+from __future__ import annotations
+
+import os
+import socket
+from dataclasses import dataclass
+from typing import Callable, Optional
+
+import numpy as np
+from optuna.trial import TrialState
+
+from bots.names import Bot
+from bots.paramfile import now_iso
+from tuner.measure.runner import GameRunner, pair_points
+from tuner.measure.seeds import MASK64
+from tuner.measure.stats import tally
+from tuner.search.interrupt import StopFlag
+from tuner.search.pool import Opponent, OpponentPool
+from tuner.search.race import Race
+from tuner.study.file import StudyConfig
+from tuner.study.ranking import ranked_trials, trial_rank_value
+from tuner.study.records import OpponentResult, TrialRecord
+
+
+# Games in one block of a batch at most: a block is what Ctrl-C waits for, and what a progress step shows.
+MAX_BLOCK_GAMES = 100_000
+
+
+@dataclass
+class TrialOutcome:
+    """What the progress bar and the summary show of a finished trial."""
+
+    number: int
+    value: float
+    pruned: bool
+    games: int
+    new_best: bool
+
+
+def race_order(seed: int, first_trial: int, pairs: int) -> np.ndarray:
+    """The order in which a batch plays the study's seed pairs (from the study's seed and its first trial)."""
+    return np.random.default_rng([seed & MASK64, first_trial]).permutation(pairs)
+
+
+class BatchPlayer:
+    """Plays batches of trials for one worker: the race, the reports, the records and the tells."""
+
+    def __init__(self, config: StudyConfig, pool: OpponentPool, runner: GameRunner, stop: StopFlag,
+                 seeds: np.ndarray, bot_of: Callable[[dict, str], Bot], versions_key: str,
+                 on_new_best: Optional[Callable] = None, notify=print):
+        self.config = config
+        self.pool = pool
+        self.runner = runner
+        self.stop = stop
+        self.seeds = seeds
+        self.bot_of = bot_of
+        self.versions_key = versions_key
+        self.on_new_best = on_new_best
+        self.notify = notify
+        self.worker = f"{socket.gethostname()}:{os.getpid()}"
+
+    def start(self, trial) -> None:
+        """Name the worker of a trial as soon as it is asked (a running trial tells who runs it)."""
+        trial.set_user_attr("worker", self.worker)
+
+    def play(self, study, trials: list, params: list) -> list:
+        """Race the batch `trials` (their full parameter sets `params`) and tell each; [TrialOutcome]."""
+        config = self.config
+        opponents = self.pool.for_batch(study, trials[0].number)
+        bots = [self.bot_of(values, f"trial {t.number}") for t, values in zip(trials, params)]
+        order = race_order(config.seed, trials[0].number, config.pairs)
+        multi = config.multi_objective
+        race = Race(len(trials), len(opponents), config.pairs, config.pruner_startup_pairs, config.pruner_p,
+                    pruning=config.pruner == "wilcoxon" and not multi,
+                    max_block=max(1, MAX_BLOCK_GAMES // (2 * len(trials) * len(opponents))))
+        margins = np.zeros((len(trials), config.pairs, len(opponents), 2), dtype=np.int64)
+        lost: list = [[] for _ in trials]
+        for start, stop in race.blocks:
+            alive = race.alive
+            with self.stop.interruptible():
+                self._play_block(bots, opponents, alive, order, start, stop, margins, lost)
+            for c in alive:
+                race.record(c, start, stop, pair_points(margins[c, start:stop]))
+                if not multi:
+                    trials[c].report(race.mean(c), stop)
+            self.stop.check()
+            race.check()
+        return self._tell(study, trials, params, opponents, race, margins, lost, order)
+
+    def _play_block(self, bots, opponents, alive, order, start, stop, margins, lost) -> None:
+        positions = order[start:stop]
+        n_opp, n_pos = len(opponents), len(positions)
+        candidate_of = np.repeat(np.arange(len(alive)), n_opp * n_pos)
+        opponent_of = np.tile(np.repeat(np.arange(n_opp), n_pos), len(alive))
+        seeds = np.tile(np.tile(self.seeds[positions], n_opp), len(alive))
+        played = self.runner.play_units([bots[c] for c in alive], [o.bot for o in opponents], candidate_of,
+                                        opponent_of, seeds)
+        block = played.margins.reshape(len(alive), n_opp, n_pos, 2)
+        for i, c in enumerate(alive):
+            margins[c, start:stop] = block[i].transpose(1, 0, 2)
+        per_unit = n_opp * n_pos
+        for d in played.disqualifications:
+            c, rest = divmod(d.unit, per_unit)
+            lost[alive[c]].append((opponents[rest // n_pos].name, d))
+
+    def _tell(self, study, trials, params, opponents, race: Race, margins, lost, order) -> list:
+        config = self.config
+        multi = config.multi_objective
+        records, values = [], []
+        for c, trial in enumerate(trials):
+            standing = race.standings[c]
+            record = self._record(params[c], margins[c, :standing.pairs_played], opponents, standing.pairs_played,
+                                  lost[c], order, trials[0].number)
+            record.pruned = not standing.alive
+            if record.pruned:
+                record.estimated_against = trials[race.best_survivor()].number
+            records.append(record)
+            values.append(record.win_rate if multi or not record.pruned else race.value(c))
+        # A new best trial gets its exported bot as an artifact while it runs (artifacts attach to running trials).
+        incumbent = self._incumbent(study)
+        survivors = [c for c, r in enumerate(records) if not r.pruned]
+        best = max(survivors, key=lambda c: (values[c], -c)) if survivors else None
+        new_best = best is not None and (incumbent is None or values[best] > incumbent)
+        if new_best and self.on_new_best is not None:
+            self.on_new_best(trials[best], params[best], records[best])
+        outcomes = []
+        for c, (trial, record) in enumerate(zip(trials, records)):
+            for key, value in record.to_attrs().items():
+                trial.set_user_attr(key, value)
+            if multi:
+                rates = record.entry_win_rates()
+                study.tell(trial, [rates[entry] for entry in self.pool.entries])
+            elif record.pruned:
+                trial.report(values[c], config.pairs)
+                study.tell(trial, state=TrialState.PRUNED)
+            else:
+                study.tell(trial, values[c])
+            outcomes.append(TrialOutcome(trial.number, values[c], record.pruned, record.tally.games,
+                                         new_best and c == best))
+        return outcomes
+
+    def _incumbent(self, study) -> Optional[float]:
+        """The rank value of the study's best fully played trial before this batch."""
+        ranked = ranked_trials(study.get_trials(deepcopy=False, states=(TrialState.COMPLETE,)),
+                               self.config.multi_objective)
+        return trial_rank_value(ranked[0], self.config.multi_objective) if ranked else None
+
+    def _record(self, values: dict, margins: np.ndarray, opponents: list, played: int, lost: list, order,
+                first_trial: int) -> TrialRecord:
+        """margins: (played, opponents, 2)."""
+        results = {}
+        for o, opponent in enumerate(opponents):
+            t = tally(margins[:, o].ravel().tolist())
+            mine = [d for name, d in lost if name == opponent.name and d.candidate]
+            theirs = [d for name, d in lost if name == opponent.name and not d.candidate]
+            first = (mine or theirs)[0].to_json() if (mine or theirs) else None
+            results[opponent.name] = OpponentResult(opponent.entry, t.games, t.wins, t.draws, t.losses,
+                                                    len(mine), len(theirs), first)
+        return TrialRecord(values, tally(margins.ravel().tolist()), results, played, self.config.pairs,
+                           self.config.seed, first_trial, versions=self.versions_key, date=now_iso())
+
+
+__all__ = ["BatchPlayer", "Opponent", "TrialOutcome", "race_order"]

@@ -1,0 +1,112 @@
+"""Racing a generation of candidates on common seeds: play everyone a block of seed pairs, drop the candidates
+clearly worse than the leader, play the survivors the next block, and so on until the survivors have played
+every pair.
+
+Every candidate plays the same pairs in the same order against the same opponents (common random numbers), so
+two candidates are compared pair by pair: the paired differences of their points on each (opponent, pair) unit.
+After each block a candidate is dropped when the one-sided Wilcoxon signed-rank test (scipy) says it is worse
+than the leader (the survivor of highest mean) with p < `p_threshold` (zero differences split, as Optuna's
+WilcoxonPruner does); the leader always plays on. Blocks grow (the first `first_block` pairs, then about 1.5x
+more at each check), so a clearly bad candidate costs a few games and a close one is compared on many.
+
+A dropped candidate's value is an estimate of what it would have scored over every pair: the best survivor's
+full result plus their mean paired difference on the pairs the dropped candidate played, kept below the best
+survivor's (it was found worse). Survivors' values are their full results.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Optional
+
+import numpy as np
+from scipy.stats import wilcoxon
+
+GROWTH = 1.5
+BELOW_BEST = 1e-6  # a dropped candidate's estimate stays at least this far below the best survivor
+
+
+def blocks(pairs: int, first_block: int, max_block: int = 0) -> list[tuple[int, int]]:
+    """(start, stop) of the race's blocks of pair positions: checks after `first_block` pairs, then ~1.5x as many,
+    never more than `max_block` pairs at once (0: no limit)."""
+    out, start = [], 0
+    stop = min(pairs, max(1, first_block))
+    while start < pairs:
+        if max_block:
+            stop = min(stop, start + max_block)
+        out.append((start, stop))
+        start = stop
+        stop = min(pairs, max(stop + max(1, first_block // 2), int(stop * GROWTH)))
+    return out
+
+
+@dataclass
+class Standing:
+    """A candidate's place in the race."""
+
+    alive: bool = True
+    pairs_played: int = 0
+    dropped_by: Optional[int] = None  # the leader it was compared with when dropped
+    p_value: Optional[float] = None
+
+
+class Race:
+    def __init__(self, candidates: int, units_per_pair: int, pairs: int, first_block: int, p_threshold: float,
+                 pruning: bool = True, max_block: int = 0):
+        self.candidates = candidates
+        self.units_per_pair = units_per_pair  # opponents met on each pair
+        self.pairs = pairs
+        self.blocks = blocks(pairs, first_block, max_block)
+        self.p_threshold = p_threshold
+        self.pruning = pruning
+        # points[c, pair, opponent]: the pair's points (0, 1/4, ..., 1) of candidate c; NaN until played.
+        self.points = np.full((candidates, pairs, units_per_pair), np.nan)
+        self.standings = [Standing() for _ in range(candidates)]
+
+    @property
+    def alive(self) -> list[int]:
+        return [c for c, s in enumerate(self.standings) if s.alive]
+
+    def record(self, candidate: int, start: int, stop: int, points: np.ndarray) -> None:
+        """Points (stop - start, units_per_pair) of a candidate on pair positions [start, stop)."""
+        self.points[candidate, start:stop] = points
+        self.standings[candidate].pairs_played = stop
+
+    def mean(self, candidate: int) -> float:
+        played = self.standings[candidate].pairs_played
+        return float(np.mean(self.points[candidate, :played])) if played else 0.0
+
+    def leader(self) -> int:
+        """The survivor of highest mean so far (the earliest on a tie)."""
+        return max(self.alive, key=lambda c: (self.mean(c), -c))
+
+    def check(self) -> list[int]:
+        """After a block: drop the survivors clearly worse than the leader; returns the dropped ones."""
+        if not self.pruning or len(self.alive) < 2:
+            return []
+        leader = self.leader()
+        played = self.standings[leader].pairs_played
+        dropped = []
+        for c in self.alive:
+            if c == leader:
+                continue
+            diff = (self.points[c, :played] - self.points[leader, :played]).ravel()
+            if diff.mean() >= 0 or not np.any(diff):
+                continue
+            p = float(wilcoxon(diff, alternative="less", zero_method="zsplit").pvalue)
+            if p < self.p_threshold:
+                self.standings[c] = Standing(False, played, leader, p)
+                dropped.append(c)
+        return dropped
+
+    def best_survivor(self) -> int:
+        return self.leader()
+
+    def value(self, candidate: int) -> float:
+        """A survivor's full result; a dropped candidate's estimate against the best survivor (see module doc)."""
+        if self.standings[candidate].alive:
+            return self.mean(candidate)
+        best = self.best_survivor()
+        played = self.standings[candidate].pairs_played
+        difference = float(np.mean(self.points[candidate, :played] - self.points[best, :played]))
+        estimate = self.mean(best) + difference
+        return float(min(max(estimate, 0.0), self.mean(best) - BELOW_BEST))
