@@ -9,7 +9,8 @@ import sys
 
 from tuner.errors import EXIT_INTERRUPTED, EXIT_USAGE, UserError
 
-COMMANDS = ["map", "replay", "play", "view", "bench", "match", "params", "export", "tune", "dashboard", "report"]
+COMMANDS = ["map", "replay", "play", "view", "bench", "match", "league", "params", "export", "tune", "dashboard",
+            "report"]
 
 
 class _Parser(argparse.ArgumentParser):

@@ -103,6 +103,16 @@ def play_referee_games(bot_a: Bot, bot_b: Bot, seeds, swapped, league: int, jobs
     return [outcome for part in parts for outcome in part]
 
 
+def play_schedule(bot_a: Bot, bot_b: Bot, seeds, swapped, league: int, jobs: int = 1,
+                  limits: Optional[TimeLimits] = None) -> list:
+    """(final scores by player index, disqualifications) of each scheduled game: compiled batches between
+    in-engine bots, the referee when a program plays. `swapped[g]`: A is player 1 in game g."""
+    if bot_a.in_engine and bot_b.in_engine:
+        scores = play_engine_games(bot_a, bot_b, seeds, swapped, league, jobs)
+        return [((int(p0), int(p1)), ()) for p0, p1 in scores]
+    return play_referee_games(bot_a, bot_b, seeds, swapped, league, jobs, limits or TimeLimits())
+
+
 def run_match(bot_a: Bot, bot_b: Bot, games: int, league: int = 3, seed: int = 0, jobs: int = 1,
               limits: Optional[TimeLimits] = None) -> MatchResult:
     """Play `games` (even) games between A and B and summarise them from A's side."""
@@ -110,11 +120,7 @@ def run_match(bot_a: Bot, bot_b: Bot, games: int, league: int = 3, seed: int = 0
         raise ValueError(f"games must be an even number >= 2 (each seed is played twice), got {games}")
     pair_seeds = game_seeds(seed, games // 2, "match")
     seeds, swapped = paired_schedule(pair_seeds)
-    if bot_a.in_engine and bot_b.in_engine:
-        scores = play_engine_games(bot_a, bot_b, seeds, swapped, league, jobs)
-        outcomes = [((int(p0), int(p1)), ()) for p0, p1 in scores]
-    else:
-        outcomes = play_referee_games(bot_a, bot_b, seeds, swapped, league, jobs, limits or TimeLimits())
+    outcomes = play_schedule(bot_a, bot_b, seeds, swapped, league, jobs, limits)
     results = [GameResult(int(s), 1 if w else 0, scores, deactivated)
                for s, w, (scores, deactivated) in zip(seeds, swapped, outcomes)]
     return MatchResult(bot_a.name, bot_b.name, league, seed, results, tally([r.margin for r in results]))
