@@ -7,7 +7,7 @@ import warnings
 import optuna
 
 from tuner.measure.seeds import MASK64, splitmix64
-from tuner.storage._optuna_compat import CmaEsSamplerKeepingPrunedCopies
+from tuner.storage._optuna_compat import BatchCmaEsSampler
 from tuner.study.file import StudyConfig
 
 HALL_OF_FAME_REFRESH = 10  # tpe, random: trials between two refreshes of the hall of fame
@@ -44,9 +44,9 @@ def build_sampler(config: StudyConfig, space):
             # never asks the sampler about them. Trials the race dropped are PRUNED; CMA-ES ranks them in their
             # generation by their last intermediate value, the race's estimate of their full result.
             with_margin = any(d.type == "int" for d in space.dimensions)
-            return CmaEsSamplerKeepingPrunedCopies(x0=space.start_point(), sigma0=config.sigma, seed=seed,
-                                                   n_startup_trials=0, popsize=population_size(config, len(space)),
-                                                   with_margin=with_margin, warn_independent_sampling=False)
+            return BatchCmaEsSampler(x0=space.start_point(), sigma0=config.sigma, seed=seed, n_startup_trials=0,
+                                     popsize=population_size(config, len(space)), with_margin=with_margin,
+                                     warn_independent_sampling=False)
         if config.sampler == "tpe":
             return optuna.samplers.TPESampler(seed=seed, multivariate=True, n_startup_trials=TPE_STARTUP_TRIALS)
         if config.sampler == "nsga2":

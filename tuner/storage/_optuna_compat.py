@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import copy
 import inspect
+import pickle
 
 import optuna
 from optuna.storages import RDBStorage
@@ -20,7 +21,7 @@ from optuna.trial import TrialState
 
 __all__ = ["BaseHeartbeat", "BaseJournalFileLock", "JournalOperation", "rdb_models", "rdb_session", "trial_id",
            "redis_client", "rdb_heartbeat_callback_argument", "RetryCallback", "CMA_STATE_KEY_MARKERS",
-           "STALE_TRIAL_IDS", "DURABLE_OPERATIONS", "CmaEsSamplerKeepingPrunedCopies"]
+           "STALE_TRIAL_IDS", "DURABLE_OPERATIONS", "BatchCmaEsSampler"]
 
 # The journal records after which a journal file is synced to disk: a study created, a trial finished.
 DURABLE_OPERATIONS = frozenset({JournalOperation.CREATE_STUDY, JournalOperation.SET_TRIAL_STATE_VALUES})
@@ -56,17 +57,45 @@ def rdb_heartbeat_callback_argument() -> str:
     return "heartbeat_stale_trial_callback" if "heartbeat_stale_trial_callback" in names else "failed_trial_callback"
 
 
-class CmaEsSamplerKeepingPrunedCopies(optuna.samplers.CmaEsSampler):
-    """Optuna's CmaEsSampler with `consider_pruned_trials`, without its cost growing with the study.
+class BatchCmaEsSampler(optuna.samplers.CmaEsSampler):
+    """Optuna's CmaEsSampler for trials asked a batch at a time, with `consider_pruned_trials`.
 
-    To rank a PRUNED trial by its last intermediate value, CmaEsSampler._get_trials deep-copies every PRUNED
-    trial of the study on every sample; a study of thousands of dropped trials then spends seconds per trial
-    copying. A PRUNED trial never changes, so its copy (with the value set) is made once and kept.
+    - To rank a PRUNED trial by its last intermediate value, CmaEsSampler._get_trials deep-copies every PRUNED
+      trial of the study on every sample; a study of thousands of dropped trials then spends seconds per trial
+      copying. A PRUNED trial never changes, so its copy (with the value set) is made once and kept.
+    - When a generation is complete, the next sample updates the optimizer and stores it (pickled) with the
+      trial being asked; but later samples restore the optimizer from finished trials only, so every other
+      trial of the same batch would update it again and store another copy (a megabyte per generation). The
+      optimizer this sampler stored last is kept in memory and used while the storage has no newer one.
+    - Every sample unpickled the optimizer again and so recomputed its eigendecomposition: optimizers are kept
+      unpickled, by the trial that stored them (a sample only reseeds the optimizer's generator and draws).
     """
 
     def __init__(self, **kwargs):
         super().__init__(consider_pruned_trials=True, **kwargs)
         self._pruned_copies: dict = {}
+        self._latest = None  # the optimizer this sampler stored last
+        self._restored: dict = {}  # trial id -> the optimizer it stored
+
+    def _split_optimizer_str(self, optimizer_str: str) -> dict:
+        self._latest = pickle.loads(bytes.fromhex(optimizer_str))  # called only after this sampler's update
+        return super()._split_optimizer_str(optimizer_str)
+
+    def _restore_optimizer(self, completed_trials):
+        restored = None
+        for trial in reversed(completed_trials):
+            key = trial_id(trial)
+            if key in self._restored:
+                restored = self._restored[key]
+                break
+            optimizer_attrs = {k: v for k, v in trial.system_attrs.items() if k.startswith(self._attr_key_optimizer)}
+            if optimizer_attrs:
+                restored = pickle.loads(bytes.fromhex(self._concat_optimizer_attrs(optimizer_attrs)))
+                self._restored = {key: restored}
+                break
+        if self._latest is not None and (restored is None or self._latest.generation > restored.generation):
+            return self._latest
+        return restored
 
     def _get_trials(self, study):
         trials = []
