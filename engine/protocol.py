@@ -104,10 +104,9 @@ def rejection_message(code: int, x: int, y: int) -> str | None:
     return _REJECTIONS[code].format(x=x, y=y)
 
 
+_NEIGHBORS = [" ".join(str(int(NEIGHBOR[c * 6 + d])) for d in range(6)) for c in range(CELLS)]
+
+
 def global_input(richness) -> list[str]:
     """The initialization lines: the number of cells, then `index richness n0 .. n5` for every cell."""
-    lines = [str(CELLS)]
-    for c in range(CELLS):
-        neighbors = " ".join(str(int(NEIGHBOR[c * 6 + d])) for d in range(6))
-        lines.append(f"{c} {int(richness[c])} {neighbors}")
-    return lines
+    return [str(CELLS)] + [f"{c} {int(richness[c])} {_NEIGHBORS[c]}" for c in range(CELLS)]
