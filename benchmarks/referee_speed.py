@@ -6,8 +6,8 @@ possible moves, a legal move) and `pong` (one short line back per block of input
 processes pinned to one core (the programs inherit the pin, so everything shares that core):
 
 - games: N games of instant vs instant, and of instant vs the in-engine greedy bot, through
-  `engine.referee.play_game`: games/s, wall time, the referee process's own CPU (RUSAGE_SELF, user and
-  system) and the programs' CPU (RUSAGE_CHILDREN), per game;
+  `engine.referee.play_game`: games/s, wall time, the referee's own CPU (RUSAGE_SELF, user and system, and
+  its watchdog process's, from /proc) and the programs' CPU (RUSAGE_CHILDREN), per game;
 - the OS's cost, with no referee at all: starting a program with its three pipes and reaping it
   (posix_spawn of `instant`, which exits at end of input), and a pipe round trip (write a frame's input,
   read a line back) to `pong`; per game: 2 starts + one round trip per answer the game asked for.
@@ -76,6 +76,23 @@ def cpu(usage) -> float:
     return usage.ru_utime + usage.ru_stime
 
 
+def watchdog_cpu() -> float:
+    """CPU seconds of the referee's watchdog process, if this referee has one (it is not a reaped child, so
+    RUSAGE_CHILDREN does not count it): part of the referee's own cost."""
+    try:
+        from engine.watchdog import WATCHDOG
+    except ImportError:
+        return 0.0
+    if WATCHDOG.pid is None:
+        return 0.0
+    try:
+        with open(f"/proc/{WATCHDOG.pid}/stat") as handle:
+            fields = handle.read().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def play_games(n: int, make_players, records: bool) -> dict:
     from engine.players import TimeLimits
     from engine.referee import play_game
@@ -83,6 +100,7 @@ def play_games(n: int, make_players, records: bool) -> dict:
     limits = TimeLimits(GENEROUS_MS, GENEROUS_MS)
     extra = {"records": False} if not records and "records" in inspect.signature(play_game).parameters else {}
     self0, children0 = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    watchdog0 = watchdog_cpu()
     wall0 = time.perf_counter()
     frames = executions = 0
     for seed in range(1, n + 1):
@@ -94,10 +112,11 @@ def play_games(n: int, make_players, records: bool) -> dict:
         executions += report.records[-1]["player_executions"] if report.records else report.executions
     wall = time.perf_counter() - wall0
     self1, children1 = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    watchdog = (watchdog_cpu() - watchdog0) / n
     return {"games": n, "wall": wall / n, "games_per_s": n / wall,
             "user": (self1.ru_utime - self0.ru_utime) / n, "sys": (self1.ru_stime - self0.ru_stime) / n,
-            "referee": (cpu(self1) - cpu(self0)) / n, "children": (cpu(children1) - cpu(children0)) / n,
-            "frames": frames / n, "executions": executions / n}
+            "watchdog": watchdog, "referee": (cpu(self1) - cpu(self0)) / n + watchdog,
+            "children": (cpu(children1) - cpu(children0)) / n, "frames": frames / n, "executions": executions / n}
 
 
 def worker_games(args, programs: dict) -> dict:
@@ -243,12 +262,13 @@ def print_summary(summary: dict) -> None:
           f"pipe round trip of {o['round_trip_bytes']} bytes {o['round_trip_s']['wall'] * 1e6:.1f} us wall, "
           f"{(o['round_trip_s']['parent'] + o['round_trip_s']['child']) * 1e6:.1f} us CPU")
     header = (f"{'referee':<18} {'game':<19} {'games/s':>8} {'wall ms':>8} {'ref CPU ms':>10} {'(user':>7} "
-              f"{'sys)':>6} {'prog CPU':>8} {'OS CPU ms':>9} {'OS wall':>8} {'ref/OS':>7} {'frames':>6} {'asks':>5}")
+              f"{'sys':>6} {'wdog)':>6} {'prog CPU':>8} {'OS CPU ms':>9} {'OS wall':>8} {'ref/OS':>7} {'frames':>6} "
+              f"{'asks':>5}")
     print(header)
     for name, games in summary["variants"].items():
         for game, r in games.items():
             print(f"{name:<18} {game:<19} {r['games_per_s']:8.1f} {r['wall'] * 1e3:8.2f} {r['referee'] * 1e3:10.2f} "
-                  f"{r['user'] * 1e3:7.2f} {r['sys'] * 1e3:6.2f} {r['children'] * 1e3:8.2f} "
+                  f"{r['user'] * 1e3:7.2f} {r['sys'] * 1e3:6.2f} {r['watchdog'] * 1e3:6.2f} {r['children'] * 1e3:8.2f} "
                   f"{r['os_cpu'] * 1e3:9.2f} {r['os_wall'] * 1e3:8.2f} {r['referee'] / r['os_cpu']:7.2f} "
                   f"{r['frames']:6.1f} {r['executions']:5.1f}")
 

@@ -50,9 +50,28 @@ def disqualify(states, p):
 @kernel
 def actions(maps, states, kind0, a0, b0, kind1, a1, b1):
     """ACTIONS: both moves at once. rules.resolve_turn's (code0, x0, y0, code1, x1, y1, conflict), then
-    whether the game is over."""
-    code0, x0, y0, code1, x1, y1, conflict = rules.resolve_turn(maps[0], states[0], kind0, a0, b0, kind1, a1, b1)
-    return code0, x0, y0, code1, x1, y1, conflict, rules.game_over(maps[0], states[0])
+    whether the game is over and whether both players now sleep (the day's turns are over)."""
+    s = states[0]
+    code0, x0, y0, code1, x1, y1, conflict = rules.resolve_turn(maps[0], s, kind0, a0, b0, kind1, a1, b1)
+    return (code0, x0, y0, code1, x1, y1, conflict, rules.game_over(maps[0], s),
+            s.waiting[0] != 0 and s.waiting[1] != 0)
+
+
+@kernel
+def tree_rows(states, rows):
+    """Every tree as a row (cell, size, owner, dormant) of `rows` (CELLS x 4), by cell; returns their count."""
+    s = states[0]
+    bits = s.trees[0] | s.trees[1] | s.trees[2] | s.trees[3]
+    n = 0
+    while bits:
+        c = lowest_bit(bits)
+        bits &= bits - 1
+        rows[n, 0] = c
+        rows[n, 1] = rules.size_at(s, c)
+        rows[n, 2] = (s.mine[1] >> c) & 1
+        rows[n, 3] = (s.dormant >> c) & 1
+        n += 1
+    return n
 
 
 @kernel
@@ -90,12 +109,30 @@ def put_char(out, n, char):
 
 @kernel
 def input_text(maps, states, p, rng, moves, out):
+    """Write player p's input for this frame into `out`: (length, new rng). See write_input."""
+    return write_input(maps[0], states[0], p, rng, moves, out)
+
+
+@kernel
+def frame_inputs(maps, states, rng, moves, texts):
+    """ACTIONS: write the input of each player asked this frame (active and awake) into its row of `texts`,
+    player 0's first. Returns (length 0, length 1, new rng), a length being -1 for a player not asked."""
+    s = states[0]
+    length0 = -1
+    length1 = -1
+    if s.active[0] and not s.waiting[0]:
+        length0, rng = write_input(maps[0], s, 0, rng, moves, texts[0])
+    if s.active[1] and not s.waiting[1]:
+        length1, rng = write_input(maps[0], s, 1, rng, moves, texts[1])
+    return length0, length1, rng
+
+
+@hot
+def write_input(mp, s, p, rng, moves, out):
     """Write player p's input for this frame into `out` as the referee prints it (one line per value, each
     ending with a newline): day, nutrients, its sun and score, the opponent's sun, score and waiting flag,
     the trees by cell, then the possible moves in the order the game RNG shuffles them. Returns
     (length, new rng); `moves` is scratch space of rules.MAX_MOVES."""
-    mp = maps[0]
-    s = states[0]
     o = 1 - p
     n = put_char(out, put_int(out, 0, s.day), NEWLINE)
     n = put_char(out, put_int(out, n, s.nutrients), NEWLINE)

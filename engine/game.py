@@ -20,7 +20,7 @@ from engine import frames, rules
 from engine.geometry import CELLS
 from engine.leagues import League, league as league_by_number
 from engine.maps import map_record, official_map
-from engine.protocol import TIMEOUT_REASON, global_input, parse_command, rejection_message
+from engine.protocol import TIMEOUT_REASON, Command, global_input, parse_command, rejection_message
 from engine.records import STATE_DTYPE, new_state_array
 
 GATHERING = "GATHERING"
@@ -28,11 +28,12 @@ ACTIONS = "ACTIONS"
 SUN_MOVE = "SUN_MOVE"
 
 Ask = Callable[[int, "list | bytes"], Optional[str]]
+WAIT_COMMAND = Command(rules.WAIT)  # the move of a player not asked
+TIMEOUT_COMMAND = Command(rules.NO_ACTION, invalid=TIMEOUT_REASON, label="TIMEOUT")  # no answer in time
 
 # Where each state field sits in the state record seen as int64s (every field is an int64 or an array of them).
 _AT = {name: offset // 8 for name, (_, offset) in STATE_DTYPE.fields.items()}
-TREES, MINE, DORMANT, SUN, SCORE = _AT["trees"], _AT["mine"], _AT["dormant"], _AT["sun"], _AT["score"]
-WAITING, ACTIVE, NUTRIENTS, DAY = _AT["waiting"], _AT["active"], _AT["nutrients"], _AT["day"]
+SUN, SCORE, WAITING, ACTIVE, NUTRIENTS, DAY = (_AT[k] for k in ("sun", "score", "waiting", "active", "nutrients", "day"))
 
 
 @dataclass
@@ -63,8 +64,9 @@ class Game:
         self.deactivated: list[dict] = []
         self.over = False
         self._moves = np.zeros(rules.MAX_MOVES, dtype=np.int64)
-        self._text = np.zeros(frames.MAX_INPUT_BYTES, dtype=np.uint8)
+        self._texts = np.zeros((2, frames.MAX_INPUT_BYTES), dtype=np.uint8)
         self._values = self.states.view(np.int64)  # the state's fields as one int64 array
+        self._rows = np.zeros((CELLS, 4), dtype=np.int64)
         self._global_text: Optional[bytes] = None
 
     # ---- what players see -------------------------------------------------------------------------------
@@ -77,34 +79,23 @@ class Game:
             self._global_text = ("\n".join(self.global_input()) + "\n").encode()
         return self._global_text
 
-    def trees(self, values: Optional[list] = None) -> list[tuple[int, int, int, int]]:
-        """(cell, size, owner, dormant) for every tree, by cell; `values`: the state's fields as ints."""
-        v = values if values is not None else self._values.tolist()
-        t0, t1, t2 = v[TREES], v[TREES + 1], v[TREES + 2]
-        mine1, dormant = v[MINE + 1], v[DORMANT]
-        occupied = t0 | t1 | t2 | v[TREES + 3]
-        out = []
-        while occupied:
-            bit = occupied & -occupied
-            occupied ^= bit
-            size = 0 if t0 & bit else 1 if t1 & bit else 2 if t2 & bit else 3
-            out.append((bit.bit_length() - 1, size, 1 if mine1 & bit else 0, 1 if dormant & bit else 0))
-        return out
+    def trees(self) -> list[tuple[int, int, int, int]]:
+        """(cell, size, owner, dormant) for every tree, by cell."""
+        return [tuple(row) for row in self._tree_rows()]
+
+    def _tree_rows(self) -> list[list[int]]:
+        count = frames.tree_rows(self.states, self._rows)
+        return self._rows[:count].tolist()
 
     def input_text(self, p: int) -> bytes:
         """Player p's input for this frame as a program reads it; draws the possible moves' order from the game
         RNG as the referee does."""
-        length, self.rng = frames.input_text(self.maps, self.states, p, self.rng, self._moves, self._text)
-        return self._text[:length].tobytes()
+        length, self.rng = frames.input_text(self.maps, self.states, p, self.rng, self._moves, self._texts[p])
+        return self._texts[p, :length].tobytes()
 
     def frame_input(self, p: int) -> list[str]:
         """input_text() as lines."""
         return self.input_text(p).decode().split("\n")[:-1]
-
-    def asked(self, values: Optional[list] = None) -> list[bool]:
-        """Which players get input this frame: active and awake."""
-        v = values if values is not None else self._values.tolist()
-        return [bool(v[ACTIVE + p]) and not v[WAITING + p] for p in range(2)]
 
     # ---- records -------------------------------------------------------------------------------------------
     def state_record(self, values: Optional[list] = None) -> dict:
@@ -116,7 +107,7 @@ class Game:
                  "active": bool(v[ACTIVE + p])}
                 for p in range(2)
             ],
-            "trees": [list(t) for t in self.trees(v)],
+            "trees": self._tree_rows(),
         }
 
     def orientation(self) -> int:
@@ -144,10 +135,7 @@ class Game:
             result = self._gathering(record)
             self.phase = ACTIONS
         elif self.phase == ACTIONS:
-            result = self._actions(ask, encoded, record)
-            waiting = self._values[WAITING:WAITING + 2].tolist()
-            if waiting[0] and waiting[1]:
-                self.phase = SUN_MOVE
+            result = self._actions(ask, encoded, record)  # SUN_MOVE next once both players sleep
         else:
             result = self._sun_move(record)
             self.phase = GATHERING
@@ -174,38 +162,35 @@ class Game:
         }
 
     def _actions(self, ask: Ask, encoded: bool, record: bool) -> Optional[dict]:
-        values = self._values.tolist()
         if record:
+            values = self._values.tolist()
             result = {"t": ACTIONS, "turn": self.frame, "day": values[DAY], "sun_orientation": values[DAY] % 6,
                       "rng": self.rng, "before": self.state_record(values)}
-        asked = self.asked(values)
-        texts = [self.input_text(p) if asked[p] else None for p in range(2)]
+        length0, length1, self.rng = frames.frame_inputs(self.maps, self.states, self.rng, self._moves, self._texts)
+        texts = [None if length0 < 0 else self._texts[0, :length0].tobytes(),
+                 None if length1 < 0 else self._texts[1, :length1].tobytes()]
         inputs = [None if t is None else t.decode().split("\n")[:-1] for t in texts] if record or not encoded \
             else texts
         outputs: list = [None, None]
         actions: list = [None, None]
         errors: list = [None, None]
-        moves = [(rules.WAIT, 0, 0), (rules.WAIT, 0, 0)]
-        for p in range(2):
+        moves = [WAIT_COMMAND, WAIT_COMMAND]
+        for p in (0, 1):
             if texts[p] is None:
                 continue
             self.executions += 1
             line = ask(p, texts[p] if encoded else inputs[p])
-            outputs[p] = line
-            if line is None:
-                actions[p], errors[p] = "TIMEOUT", TIMEOUT_REASON
-            else:
-                command = parse_command(line, self.league)
-                actions[p], errors[p] = command.name, command.invalid
-                moves[p] = (command.kind, command.a, command.b)
-            if errors[p] is not None:
+            command = moves[p] = TIMEOUT_COMMAND if line is None else parse_command(line, self.league)
+            if command.invalid is not None:  # kind NO_ACTION
                 frames.disqualify(self.states, p)
-                moves[p] = (rules.NO_ACTION, 0, 0)
-                self.deactivated.append({"player": p, "turn": self.frame, "reason": errors[p]})
-        (kind0, a0, b0), (kind1, a1, b1) = moves
-        code0, x0, y0, code1, x1, y1, conflict, over = frames.actions(
-            self.maps, self.states, kind0, a0, b0, kind1, a1, b1)
+                self.deactivated.append({"player": p, "turn": self.frame, "reason": command.invalid})
+            outputs[p], actions[p], errors[p] = line, command.name, command.invalid
+        m0, m1 = moves
+        code0, x0, y0, code1, x1, y1, conflict, over, day_done = frames.actions(
+            self.maps, self.states, m0.kind, m0.a, m0.b, m1.kind, m1.a, m1.b)
         self.over = bool(over)
+        if day_done:
+            self.phase = SUN_MOVE
         if not record:
             return None
         for p, (code, x, y) in enumerate(((code0, x0, y0), (code1, x1, y1))):

@@ -12,6 +12,7 @@ from __future__ import annotations
 import collections
 import enum
 import errno
+import functools
 import os
 import select
 import shlex
@@ -28,7 +29,8 @@ from engine.protocol import format_move
 STDERR_LINES_KEPT = 20
 STDERR_LINE_CHARS = 300
 MAX_LINE_BYTES = 4 * 1024 * 1024  # longer answers are cut here (the rest of the line is still consumed)
-READ_CHUNK = 1 << 20
+NEWLINE = 10
+READ_CHUNK = 65536  # a pipe's capacity; a larger read costs a large allocation (mmap and page faults) every time
 EXIT_GRACE_S = (0.05, 0.5)  # after end of output or a broken input: how long an exit code is waited for
 
 
@@ -133,10 +135,15 @@ class BotPlayer(Player):
         start_seat(self.seats[0], game.seed, index)
 
     def answer(self, lines: Input, limit_s: float) -> Optional[str]:
-        from bots.policy import decide_once
+        from engine.botmoves import decide_in
 
-        kind, a, b = decide_once(self.game.map, self.game.state, self.index, self.seats[0])
-        return format_move(int(kind), int(a), int(b))
+        return format_move(*decide_in(self.game.maps, self.game.states, self.index, self.seats))
+
+
+@functools.lru_cache(maxsize=64)
+def split_command(command: str) -> tuple:
+    """shlex.split, once per command line (a match starts the same one for every game)."""
+    return tuple(shlex.split(command))
 
 
 class ProgramPlayer(Player):
@@ -157,7 +164,7 @@ class ProgramPlayer(Player):
     def start(self, game, index: int) -> None:
         super().start(game, index)
         try:
-            argv = shlex.split(self.command)
+            argv = split_command(self.command)
         except ValueError as error:
             self.ending = Ending.START_FAILED
             raise PlayerStartError(f"cannot parse command line {self.command!r}: {error}") from None
@@ -165,7 +172,7 @@ class ProgramPlayer(Player):
             self.ending = Ending.START_FAILED
             raise PlayerStartError("empty command line for a program bot")
         try:
-            self.process = Process(argv)
+            self.process = Process(list(argv))
         except OSError as error:
             self.ending = Ending.START_FAILED
             raise PlayerStartError(f"cannot start {self.command!r}: {error.strerror or error}") from None
@@ -190,13 +197,12 @@ class ProgramPlayer(Player):
 
     def _write(self, data: bytes, deadline: float) -> bool:
         fd = self.process.stdin
-        view = memoryview(data)
         while True:
             try:
-                written = os.write(fd, view)
-                if written == len(view):
+                written = os.write(fd, data)
+                if written == len(data):
                     return True
-                view = view[written:]
+                data = memoryview(data)[written:]
             except BlockingIOError:
                 pass
             except OSError as error:  # the program closed its input or exited
@@ -225,42 +231,59 @@ class ProgramPlayer(Player):
             self.poller.unregister(stdin)
 
     def _read_line(self, deadline: float) -> Optional[str]:
-        while True:
+        buffer = self.buffer
+        if buffer:
             line = self._take_line()
             if line is not None:
                 return line
-            if self.eof:
-                self._fail(self._ended_or(Ending.CLOSED_OUTPUT, deadline))
-                return None
+        stdout = self.process.stdout
+        while not self.eof:
             remaining = deadline - time.monotonic()
             if remaining <= 0:
                 self._fail(Ending.TIMEOUT)
                 return None
             for fd, _ in self.poller.poll(remaining * 1000.0):
-                self._service(fd)
+                if fd != stdout:
+                    self._drain_stderr()
+                    continue
+                self._read_stdout()
+                if not buffer:
+                    continue
+                if buffer[-1] == NEWLINE and buffer.find(b"\n") == len(buffer) - 1:  # one line: the usual answer
+                    line = buffer[:min(len(buffer) - 1, MAX_LINE_BYTES)].decode("utf-8", "replace")
+                    buffer.clear()
+                    return line
+                line = self._take_line()
+                if line is not None:
+                    return line
+        self._fail(self._ended_or(Ending.CLOSED_OUTPUT, deadline))
+        return None
 
     def _take_line(self) -> Optional[str]:
         end = self.buffer.find(b"\n")
         if end < 0:
             return None
-        line = bytes(self.buffer[:end])
+        line = self.buffer[:min(end, MAX_LINE_BYTES)].decode("utf-8", "replace")
         del self.buffer[: end + 1]
-        return line[:MAX_LINE_BYTES].decode("utf-8", "replace")
+        return line
 
     def _service(self, fd: int) -> None:
         """Read what the program wrote on stdout (into the line buffer) or stderr (its last lines kept)."""
         if fd == self.process.stdout:
-            try:
-                chunk = os.read(fd, READ_CHUNK)
-            except BlockingIOError:
-                return
-            if not chunk:
-                self.poller.unregister(fd)
-                self.eof = True
-            elif len(self.buffer) < 2 * MAX_LINE_BYTES or b"\n" in chunk:
-                self.buffer += chunk
+            self._read_stdout()
         else:
             self._drain_stderr()
+
+    def _read_stdout(self) -> None:
+        try:
+            chunk = os.read(self.process.stdout, READ_CHUNK)
+        except BlockingIOError:
+            return
+        if not chunk:
+            self.poller.unregister(self.process.stdout)
+            self.eof = True
+        elif len(self.buffer) < 2 * MAX_LINE_BYTES or b"\n" in chunk:
+            self.buffer += chunk
 
     def _ended_or(self, otherwise: Ending, deadline: float) -> Ending:
         """After end of output or a broken input the program is usually exiting: give it a moment to."""
@@ -275,7 +298,7 @@ class ProgramPlayer(Player):
         if not self.stderr_open:
             return False
         try:
-            chunk = os.read(self.process.stderr, 65536)
+            chunk = os.read(self.process.stderr, READ_CHUNK)
         except BlockingIOError:
             return False
         except OSError:

@@ -84,6 +84,8 @@ class Watchdog:
                 self._fd = None
 
     def _start(self) -> None:
+        from engine.process import spawn_in_new_session
+
         self._owner = os.getpid()
         if not sys.executable or not hasattr(os, "posix_spawn"):
             return
@@ -114,14 +116,6 @@ class Watchdog:
         self._owner = None
         self.pid = None
         self._lock = threading.Lock()
-
-
-def spawn_in_new_session(path: str, argv: list, file_actions: list) -> int:
-    """posix_spawn in a new session, or in a new process group where sessions are not supported."""
-    try:
-        return os.posix_spawnp(path, argv, os.environ, file_actions=file_actions, setsid=True)
-    except NotImplementedError:
-        return os.posix_spawnp(path, argv, os.environ, file_actions=file_actions, setpgroup=0)
 
 
 WATCHDOG = Watchdog()
