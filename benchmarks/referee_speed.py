@@ -236,6 +236,15 @@ def median_of(results: list, *keys: str) -> float:
     return statistics.median(values)
 
 
+def os_cost(os_run: dict, executions: float, programs: int) -> tuple:
+    """(CPU, wall) the OS spends on a game: its program starts, and one round trip per answer asked of a
+    program (instant vs greedy: the in-engine bot gives the other half of the answers)."""
+    start, trip = os_run["start"], os_run["round_trip"]
+    trips = executions * programs / 2
+    return (programs * (start["parent"] + start["child"]) + trips * (trip["parent"] + trip["child"]),
+            programs * start["wall"] + trips * trip["wall"])
+
+
 def summarize(variants: dict, os_runs: list) -> dict:
     start = {k: median_of(os_runs, "start", k) for k in ("wall", "parent", "child")}
     trip = {k: median_of(os_runs, "round_trip", k) for k in ("wall", "parent", "child")}
@@ -245,11 +254,11 @@ def summarize(variants: dict, os_runs: list) -> dict:
         summary["variants"][name] = {}
         for game, programs in (("instant_vs_instant", 2), ("instant_vs_greedy", 1)):
             row = {k: median_of(runs, game, k) for k in runs[0][game]}
-            # The unavoidable OS cost of this game: its program starts and one round trip per answer asked
-            # of a program (instant vs greedy: half of the answers come from the in-engine bot).
-            trips = row["executions"] * programs / 2
-            row["os_cpu"] = programs * (start["parent"] + start["child"]) + trips * (trip["parent"] + trip["child"])
-            row["os_wall"] = programs * start["wall"] + trips * trip["wall"]
+            row["os_cpu"], row["os_wall"] = os_cost({"start": start, "round_trip": trip}, row["executions"], programs)
+            # The ratio within each round (the referee and the OS measured minutes apart at most), then its median:
+            # steadier on a busy machine than the ratio of the medians.
+            row["ratio"] = statistics.median(run[game]["referee"] / os_cost(os_run, run[game]["executions"], programs)[0]
+                                             for run, os_run in zip(runs, os_runs))
             summary["variants"][name][game] = row
     return summary
 
@@ -269,7 +278,7 @@ def print_summary(summary: dict) -> None:
         for game, r in games.items():
             print(f"{name:<18} {game:<19} {r['games_per_s']:8.1f} {r['wall'] * 1e3:8.2f} {r['referee'] * 1e3:10.2f} "
                   f"{r['user'] * 1e3:7.2f} {r['sys'] * 1e3:6.2f} {r['watchdog'] * 1e3:6.2f} {r['children'] * 1e3:8.2f} "
-                  f"{r['os_cpu'] * 1e3:9.2f} {r['os_wall'] * 1e3:8.2f} {r['referee'] / r['os_cpu']:7.2f} "
+                  f"{r['os_cpu'] * 1e3:9.2f} {r['os_wall'] * 1e3:8.2f} {r['ratio']:7.2f} "
                   f"{r['frames']:6.1f} {r['executions']:5.1f}")
 
 

@@ -231,33 +231,31 @@ class ProgramPlayer(Player):
             self.poller.unregister(stdin)
 
     def _read_line(self, deadline: float) -> Optional[str]:
-        buffer = self.buffer
-        if buffer:
-            line = self._take_line()
-            if line is not None:
-                return line
-        stdout = self.process.stdout
-        while not self.eof:
+        if not self.eof:
+            self._read_stdout()  # before polling: a quick program has usually answered already (the write woke it)
+        while True:
+            if self.buffer:
+                line = self._one_line()
+                if line is not None:
+                    return line
+            if self.eof:
+                self._fail(self._ended_or(Ending.CLOSED_OUTPUT, deadline))
+                return None
             remaining = deadline - time.monotonic()
             if remaining <= 0:
                 self._fail(Ending.TIMEOUT)
                 return None
             for fd, _ in self.poller.poll(remaining * 1000.0):
-                if fd != stdout:
-                    self._drain_stderr()
-                    continue
-                self._read_stdout()
-                if not buffer:
-                    continue
-                if buffer[-1] == NEWLINE and buffer.find(b"\n") == len(buffer) - 1:  # one line: the usual answer
-                    line = buffer[:min(len(buffer) - 1, MAX_LINE_BYTES)].decode("utf-8", "replace")
-                    buffer.clear()
-                    return line
-                line = self._take_line()
-                if line is not None:
-                    return line
-        self._fail(self._ended_or(Ending.CLOSED_OUTPUT, deadline))
-        return None
+                self._service(fd)
+
+    def _one_line(self) -> Optional[str]:
+        """_take_line(), quicker for a buffer holding exactly one line (the usual answer)."""
+        buffer = self.buffer
+        if buffer[-1] == NEWLINE and buffer.find(b"\n") == len(buffer) - 1:
+            line = buffer[:min(len(buffer) - 1, MAX_LINE_BYTES)].decode("utf-8", "replace")
+            buffer.clear()
+            return line
+        return self._take_line()
 
     def _take_line(self) -> Optional[str]:
         end = self.buffer.find(b"\n")

@@ -96,3 +96,40 @@ def test_the_thread_that_started_the_watchdog_may_exit_before_the_referee(tmp_pa
         referee.wait()
     wait_until(lambda: not alive(program), 5, "the program to die with the referee")
     wait_until(lambda: not alive(watchdog), 5, "the watchdog to exit")
+
+
+TABLE_SCRIPT = """
+import sys
+sys.path.insert(0, {root!r})
+from engine.process import Process
+from engine.watchdog import SLOTS, WATCHDOG
+
+programs = [Process(["sleep", "600"]) for _ in range(SLOTS + 8)]  # more than the table's first size
+for program in programs[:4]:  # reaped: the watchdog must not kill whatever may take their group ids later
+    program.kill_group()
+    program.wait(5)
+    program.close()
+spared = programs[4]
+WATCHDOG.forget(spared.pid)
+print(WATCHDOG.pid, spared.pid, *(p.pid for p in programs[5:]), flush=True)
+sys.stdin.read()
+"""
+
+
+def test_the_watchdog_kills_every_program_still_registered_and_only_those():
+    referee = subprocess.Popen([sys.executable, "-c", TABLE_SCRIPT.format(root=str(ROOT))], stdin=subprocess.PIPE,
+                               stdout=subprocess.PIPE, text=True)
+    spared = None
+    try:
+        watchdog, spared, *watched = (int(p) for p in referee.stdout.readline().split())
+        assert len(watched) > 512 and all(alive(p) for p in watched)
+    finally:
+        referee.send_signal(signal.SIGKILL)
+        referee.wait()
+    try:
+        wait_until(lambda: not any(alive(p) for p in watched), 10, "every registered program to die")
+        wait_until(lambda: not alive(watchdog), 5, "the watchdog to exit")
+        assert alive(spared)
+    finally:
+        if spared is not None:
+            os.kill(spared, signal.SIGKILL)
