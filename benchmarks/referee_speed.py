@@ -257,8 +257,9 @@ def summarize(variants: dict, os_runs: list) -> dict:
             row["os_cpu"], row["os_wall"] = os_cost({"start": start, "round_trip": trip}, row["executions"], programs)
             # The ratio within each round (the referee and the OS measured minutes apart at most), then its median:
             # steadier on a busy machine than the ratio of the medians.
-            row["ratio"] = statistics.median(run[game]["referee"] / os_cost(os_run, run[game]["executions"], programs)[0]
-                                             for run, os_run in zip(runs, os_runs))
+            row["ratio"] = statistics.median(
+                run[game]["referee"] / os_cost(os_run, run[game]["executions"], programs)[0]
+                for run, os_run in zip(runs, os_runs))
             summary["variants"][name][game] = row
     return summary
 

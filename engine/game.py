@@ -33,7 +33,8 @@ TIMEOUT_COMMAND = Command(rules.NO_ACTION, invalid=TIMEOUT_REASON, label="TIMEOU
 
 # Where each state field sits in the state record seen as int64s (every field is an int64 or an array of them).
 _AT = {name: offset // 8 for name, (_, offset) in STATE_DTYPE.fields.items()}
-SUN, SCORE, WAITING, ACTIVE, NUTRIENTS, DAY = (_AT[k] for k in ("sun", "score", "waiting", "active", "nutrients", "day"))
+SUN, SCORE, WAITING, ACTIVE = _AT["sun"], _AT["score"], _AT["waiting"], _AT["active"]
+NUTRIENTS, DAY = _AT["nutrients"], _AT["day"]
 
 
 @dataclass
