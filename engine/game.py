@@ -185,7 +185,8 @@ class Game:
             if command.invalid is not None:  # kind NO_ACTION
                 frames.disqualify(self.states, p)
                 self.deactivated.append({"player": p, "turn": self.frame, "reason": command.invalid})
-            outputs[p], actions[p], errors[p] = line, command.name, command.invalid
+            if record:
+                outputs[p], actions[p], errors[p] = line, command.name, command.invalid
         m0, m1 = moves
         code0, x0, y0, code1, x1, y1, conflict, over, day_done = frames.actions(
             self.maps, self.states, m0.kind, m0.a, m0.b, m1.kind, m1.a, m1.b)

@@ -187,7 +187,11 @@ class ProgramPlayer(Player):
             data = self.game.global_input_text() + data
             self.started = True
         deadline = time.monotonic() + limit_s
-        if not self._write(data, deadline):
+        try:  # usually the whole input fits in the pipe at once
+            written = os.write(self.process.stdin, data)
+        except OSError:
+            written = 0  # _write tells a full pipe from a broken one
+        if written < len(data) and not self._write(memoryview(data)[written:], deadline):
             return None
         return self._read_line(deadline)
 
@@ -195,7 +199,7 @@ class ProgramPlayer(Player):
         if self.ending is None:
             self.ending = ending
 
-    def _write(self, data: bytes, deadline: float) -> bool:
+    def _write(self, data, deadline: float) -> bool:
         fd = self.process.stdin
         while True:
             try:
@@ -231,8 +235,15 @@ class ProgramPlayer(Player):
             self.poller.unregister(stdin)
 
     def _read_line(self, deadline: float) -> Optional[str]:
-        if not self.eof:
-            self._read_stdout()  # before polling: a quick program has usually answered already (the write woke it)
+        if not self.buffer and not self.eof:  # read before polling: a quick program has answered already
+            try:
+                chunk = os.read(self.process.stdout, READ_CHUNK)
+            except BlockingIOError:
+                chunk = None
+            if chunk and chunk[-1] == NEWLINE and chunk.find(b"\n") == len(chunk) - 1 and len(chunk) <= MAX_LINE_BYTES:
+                return chunk[:-1].decode("utf-8", "replace")  # one whole line: the usual answer
+            if chunk is not None:
+                self._took(chunk)
         while True:
             if self.buffer:
                 line = self._one_line()
@@ -274,9 +285,12 @@ class ProgramPlayer(Player):
 
     def _read_stdout(self) -> None:
         try:
-            chunk = os.read(self.process.stdout, READ_CHUNK)
+            self._took(os.read(self.process.stdout, READ_CHUNK))
         except BlockingIOError:
-            return
+            pass
+
+    def _took(self, chunk: bytes) -> None:
+        """Keep what was read from stdout (b"": end of output)."""
         if not chunk:
             self.poller.unregister(self.process.stdout)
             self.eof = True

@@ -51,15 +51,13 @@ def play_game(seed: int, league: int, players: list[Player], limits: TimeLimits 
     game = Game(seed, league)
     kept = [game.header(players[0].name, players[1].name, [int(limits.first_ms), int(limits.turn_ms)])] if keep \
         else []
-    first = limits.for_turn(True)
+    limit = [limits.for_turn(True), limits.for_turn(True)]  # each player's first answer, then later ones
     later = limits.for_turn(False)
-    answered = [False, False]
 
     def ask(p: int, text: bytes) -> Optional[str]:
-        if answered[p]:
-            return players[p].answer(text, later)
-        answered[p] = True
-        return players[p].answer(text, first)
+        line = players[p].answer(text, limit[p])
+        limit[p] = later
+        return line
 
     reports: list[PlayerReport] = []
     try:
