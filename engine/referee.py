@@ -1,7 +1,10 @@
 """The referee: plays one game between two players through the text protocol, as CodinGame does."""
 from __future__ import annotations
 
+import gc
 import json
+import threading
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Optional
@@ -43,11 +46,45 @@ class GameReport:
     executions: int = 0  # answers asked of the players
 
 
+_pause_lock = threading.Lock()
+_pauses = 0
+_collector_was_enabled = False
+
+
+@contextmanager
+def cycle_collector_paused():
+    """A game's records are thousands of small acyclic lists and dicts. Kept alive, they make the cycle
+    collector run a full collection every few games, each walking the whole heap (Numba's objects included)
+    for nothing: more than half of a recorded game's cost. Reference counting frees them all the same;
+    cycles made meanwhile wait for the collector's return. Several games at once (threads) pause it once."""
+    global _pauses, _collector_was_enabled
+    with _pause_lock:
+        if _pauses == 0:
+            _collector_was_enabled = gc.isenabled()
+            gc.disable()
+        _pauses += 1
+    try:
+        yield
+    finally:
+        with _pause_lock:
+            _pauses -= 1
+            if _pauses == 0 and _collector_was_enabled:
+                gc.enable()
+
+
 def play_game(seed: int, league: int, players: list[Player], limits: TimeLimits = TimeLimits(),
               trace: Optional[Path] = None, records: bool = True) -> GameReport:
     """Play one game; write its records to `trace` (JSON lines) if given. Programs never outlive the game.
     records=False (and no trace) skips building the records: the cheapest game."""
     keep = records or trace is not None
+    if keep:
+        with cycle_collector_paused():
+            return _play(seed, league, players, limits, trace, True)
+    return _play(seed, league, players, limits, None, False)
+
+
+def _play(seed: int, league: int, players: list[Player], limits: TimeLimits, trace: Optional[Path],
+          keep: bool) -> GameReport:
     game = Game(seed, league)
     kept = [game.header(players[0].name, players[1].name, [int(limits.first_ms), int(limits.turn_ms)])] if keep \
         else []
