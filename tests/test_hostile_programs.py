@@ -8,6 +8,7 @@ import pytest
 
 from bots.registry import parse_bot
 from engine.players import Ending, PlayerStartError, ProgramPlayer, TimeLimits
+from engine.game import Game
 from engine.referee import play_game
 from engine.replay import replay_records
 from tests.conftest import program, run_tuner
@@ -91,6 +92,18 @@ def test_the_report_names_what_became_of_the_program(mode, ending, exit_code, si
     else:  # the trace says what CodinGame says; the report says what happened
         assert entry.reason == "Timeout!" and entry.describe() == f"Timeout! ({described})"
     assert_all_gone(pids_of(report))
+
+
+def test_a_program_that_does_not_read_its_input_is_slow_not_dead():
+    player = ProgramPlayer("sleeper", "sleep 600")
+    player.start(Game(1, 3), 0)
+    started = time.monotonic()
+    assert player.answer(b"x" * 300_000 + b"\n", 0.3) is None  # more than a pipe holds
+    assert 0.3 <= time.monotonic() - started < 3
+    report = player.finish()
+    assert report.ending is Ending.INPUT_TIMEOUT and report.ending.slow
+    assert report.describe() == "did not read its input in time"
+    assert not alive(player.process.pid)
 
 
 def test_a_program_that_cannot_start_is_reported_so():
