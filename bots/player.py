@@ -5,7 +5,7 @@ from typing import Optional
 
 import numpy as np
 
-from bots.dispatch import decide_once
+from bots.dispatch import decide_in
 from bots.seat import start_seat
 from engine.players import Player, ProgramPlayer
 from engine.protocol import format_move
@@ -23,8 +23,7 @@ class BotPlayer(Player):
         start_seat(self.seats[0], game.seed, index)
 
     def answer(self, lines: list, limit_s: float) -> Optional[str]:
-        kind, a, b = decide_once(self.game.map, self.game.state, self.index, self.seats[0])
-        return format_move(int(kind), int(a), int(b))
+        return format_move(*decide_in(self.game.maps, self.game.states, self.index, self.seats))
 
 
 def player_for(bot) -> Player:

@@ -102,12 +102,11 @@ def map_record(seed: int, league_number: int) -> dict:
     from engine.geometry import NEIGHBOR
 
     mp = official_map(seed, league_number)[0]
-    cells = [
-        {"index": c, "richness": int(mp["richness"][c]), "neighbors": [int(NEIGHBOR[c * 6 + d]) for d in range(6)]}
-        for c in range(CELLS)
-    ]
+    richness, neighbors, starting = mp["richness"].tolist(), NEIGHBOR.tolist(), mp["starting_cells"].tolist()
+    cells = [{"index": c, "richness": richness[c], "neighbors": neighbors[c * 6:c * 6 + 6]} for c in range(CELLS)]
+    size = int(mp["starting_size"])
     trees = [
-        {"cell": int(mp["starting_cells"][2 * i + owner]), "size": int(mp["starting_size"]), "owner": owner}
+        {"cell": starting[2 * i + owner], "size": size, "owner": owner}
         for i in range(int(mp["starting_pairs"]))
         for owner in (0, 1)
     ]

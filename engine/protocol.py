@@ -35,9 +35,12 @@ class Command:
     a: int = 0
     b: int = 0
     invalid: str | None = None
+    label: str | None = None  # the name of the action in the records, when it is not the kind's
 
     @property
     def name(self) -> str:
+        if self.label is not None:
+            return self.label
         return "INVALID" if self.invalid is not None else KIND_NAMES[self.kind]
 
 
@@ -57,8 +60,25 @@ def invalid_input_reason(league: League, got: str) -> str:
     return message.replace("&lt;", "<").replace("&gt;", ">")
 
 
+MEMO_CHARS = 40  # answers up to this long are memoized: bots repeat them (WAIT, SEED 12 30, ...)
+MEMO_SIZE = 8192
+_MEMO: dict = {}
+
+
 def parse_command(line: str, league: League) -> Command:
     """Parse one answer line as the referee's CommandManager does (WAIT, GROW, COMPLETE, SEED, in that order)."""
+    if len(line) > MEMO_CHARS:
+        return _parse_command(line, league)
+    key = (line, league.number)
+    command = _MEMO.get(key)
+    if command is None:
+        if len(_MEMO) >= MEMO_SIZE:
+            _MEMO.clear()
+        command = _MEMO[key] = _parse_command(line, league)
+    return command
+
+
+def _parse_command(line: str, league: League) -> Command:
     try:
         if WAIT_PATTERN.fullmatch(line):
             return Command(rules.WAIT)
@@ -104,10 +124,9 @@ def rejection_message(code: int, x: int, y: int) -> str | None:
     return _REJECTIONS[code].format(x=x, y=y)
 
 
+_NEIGHBORS = [" ".join(str(int(NEIGHBOR[c * 6 + d])) for d in range(6)) for c in range(CELLS)]
+
+
 def global_input(richness) -> list[str]:
     """The initialization lines: the number of cells, then `index richness n0 .. n5` for every cell."""
-    lines = [str(CELLS)]
-    for c in range(CELLS):
-        neighbors = " ".join(str(int(NEIGHBOR[c * 6 + d])) for d in range(6))
-        lines.append(f"{c} {int(richness[c])} {neighbors}")
-    return lines
+    return [str(CELLS)] + [f"{c} {int(richness[c])} {_NEIGHBORS[c]}" for c in range(CELLS)]

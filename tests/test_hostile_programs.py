@@ -7,7 +7,8 @@ import time
 import pytest
 
 from bots.names import parse_bot
-from engine.players import TimeLimits
+from engine.game import Game
+from engine.players import Ending, PlayerStartError, ProgramPlayer, TimeLimits
 from engine.referee import play_game
 from engine.replay import replay_records
 from tests.conftest import program, run_tuner
@@ -68,6 +69,48 @@ def test_a_misbehaving_program_is_disqualified_and_leaves_nothing_behind(mode, a
     assert report.players[0].note == note
     assert replay_records(report.records) is None
     assert_all_gone(pids_of(report))
+
+
+@pytest.mark.parametrize("mode, ending, exit_code, signal, described", [
+    ("hang", Ending.TIMEOUT, None, None, "no answer in time"),
+    ("crash", Ending.EXITED, 1, None, "exited with code 1"),
+    ("segv", Ending.EXITED, None, "SIGSEGV", "crashed with signal SIGSEGV"),
+    ("closeout", Ending.CLOSED_OUTPUT, None, None, "closed its output"),
+    ("closein", Ending.STOPPED_READING, None, None, "stopped reading its input"),
+    ("garbage", Ending.FINISHED, None, None, "finished"),
+])
+def test_the_report_names_what_became_of_the_program(mode, ending, exit_code, signal, described):
+    report = play(mode)
+    player = report.players[0]
+    assert (player.ending, player.exit_code, player.signal, player.describe()) == (ending, exit_code, signal,
+                                                                                   described)
+    assert player.ending.slow == (mode == "hang")
+    (entry,) = report.disqualifications
+    assert (entry.player, entry.turn, entry.ending) == (0, last_actions(report)["turn"], ending)
+    if ending is Ending.FINISHED:  # lost on its answer, not on its process
+        assert entry.describe() == entry.reason and entry.reason.startswith("Invalid Input")
+    else:  # the trace says what CodinGame says; the report says what happened
+        assert entry.reason == "Timeout!" and entry.describe() == f"Timeout! ({described})"
+    assert_all_gone(pids_of(report))
+
+
+def test_a_program_that_does_not_read_its_input_is_slow_not_dead():
+    player = ProgramPlayer("sleeper", "sleep 600")
+    player.start(Game(1, 3), 0)
+    started = time.monotonic()
+    assert player.answer(b"x" * 300_000 + b"\n", 0.3) is None  # more than a pipe holds
+    assert 0.3 <= time.monotonic() - started < 3
+    report = player.finish()
+    assert report.ending is Ending.INPUT_TIMEOUT and report.ending.slow
+    assert report.describe() == "did not read its input in time"
+    assert not alive(player.process.pid)
+
+
+def test_a_program_that_cannot_start_is_reported_so():
+    player = ProgramPlayer("missing", "/no/such/program --flag")
+    with pytest.raises(PlayerStartError, match="cannot start '/no/such/program --flag': No such file"):
+        player.start(None, 0)
+    assert player.finish().ending is Ending.START_FAILED
 
 
 def test_a_crash_keeps_the_traceback_in_the_report():

@@ -13,8 +13,12 @@ usage: behave.py [MODE [TURN]]   MODE is one of
   chatty      print two lines per answer (the second is read as the next answer)
   slowstart   sleep 0.5 s before the first answer
   spawn       start a child process that sleeps for a minute, then play
+  segv        kill itself with SIGSEGV at answer TURN
+  closeout    close its output at answer TURN, then sleep
+  closein     close its input, give answer TURN, then sleep
 """
 import os
+import signal
 import subprocess
 import sys
 import time
@@ -63,4 +67,13 @@ while True:
             continue
         if mode == "crash":
             raise RuntimeError("the bot crashed on purpose")
+        if mode == "segv":
+            os.kill(os.getpid(), signal.SIGSEGV)
+        if mode == "closeout":
+            os.close(1)
+            time.sleep(3600)
+        if mode == "closein":
+            os.close(0)  # before the answer: the referee's next write finds it closed
+            print(moves[0], flush=True)
+            time.sleep(3600)
     print(moves[0] if mode != "chatty" else "WAIT\nWAIT", flush=True)

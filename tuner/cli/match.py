@@ -63,5 +63,5 @@ def print_disqualifications(name: str, games: list) -> None:
           f"{short_reason(first['reason'])}{note}")
     for line in first.get("stderr", []):
         print(f"    stderr: {line}")
-    if any(d.get("note", "").endswith("in time") for _, d in games):  # slow, not dead
+    if any(d.get("slow") for _, d in games):  # slow, not dead
         print("  (time limits depend on the machine's load: --turn-timeout MS gives a slow machine slack)")

@@ -86,12 +86,17 @@ def _program_chunk(bot_a: Bot, bot_b: Bot, seeds, swapped, league, limits) -> li
     outcomes = []
     for seed, swap in zip(seeds.tolist(), swapped.tolist()):
         bots = (bot_b, bot_a) if swap else (bot_a, bot_b)
-        report = play_game(seed, league, [bots[0].player(), bots[1].player()], limits)
-        deactivated = tuple({**d, "note": report.players[d["player"]].note,
-                             "stderr": report.players[d["player"]].stderr_tail[-STDERR_LINES:]}
-                            for d in report.outcome.deactivated)
+        report = play_game(seed, league, [bots[0].player(), bots[1].player()], limits, records=False)
+        deactivated = tuple(disqualification_record(d) for d in report.disqualifications)
         outcomes.append((tuple(report.outcome.final_scores), deactivated))
     return outcomes
+
+
+def disqualification_record(d) -> dict:
+    """A referee's Disqualification as JSON: the trace's reason, what became of the program (its crash, exit or
+    silence), whether it was only slow (a time limit a busier machine can miss), its last stderr lines."""
+    return {"player": d.player, "turn": d.turn, "reason": d.reason, "note": d.report.note, "slow": d.ending.slow,
+            "stderr": d.report.stderr_tail[-STDERR_LINES:]}
 
 
 def play_referee_games(bot_a: Bot, bot_b: Bot, seeds, swapped, league: int, jobs: int = 1,

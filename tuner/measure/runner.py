@@ -58,14 +58,13 @@ def _referee_share(units: list, league: int, limits: TimeLimits) -> list:
     for unit, candidate, opponent, seed in units:
         margins, lost = [0, 0], []
         for game, (p0, p1) in enumerate(((candidate, opponent), (opponent, candidate))):
-            report = play_game(seed, league, [p0.player(), p1.player()], limits)
+            report = play_game(seed, league, [p0.player(), p1.player()], limits, records=False)
             scores = report.outcome.final_scores
             me = game  # the candidate's player index
             margins[game] = scores[me] - scores[1 - me]
-            for d in report.outcome.deactivated:
-                player = report.players[d["player"]]
-                lost.append(Disqualification(unit, game, d["player"] == me, seed, d["reason"], player.note,
-                                             tuple(player.stderr_tail[-STDERR_LINES:])))
+            for d in report.disqualifications:
+                lost.append(Disqualification(unit, game, d.player == me, seed, d.reason, d.report.note,
+                                             tuple(d.report.stderr_tail[-STDERR_LINES:])))
         out.append((margins, lost))
     return out
 
