@@ -65,8 +65,10 @@ class ProgramError(ValueError):
         self.field = field
 
 
-class _Problem(ValueError):
-    """What is wrong inside one parameter's table (the field path is added where the table is known)."""
+class ParameterProblem(ValueError):
+    """What is wrong inside one parameter's table, raised by ProgramParameter's validators: the message follows
+    "parameters.NAME: " (a model that embeds ProgramParameter finds it as the `error` of pydantic's error context,
+    as `program_error` does)."""
 
 
 def _show(value) -> str:
@@ -100,47 +102,47 @@ class ProgramParameter(BaseModel):
     @classmethod
     def _type(cls, value):
         if value not in TYPES:
-            raise _Problem(f"type {_show(value)} is unknown (allowed: {', '.join(TYPES)})")
+            raise ParameterProblem(f"type {_show(value)} is unknown (allowed: {', '.join(TYPES)})")
         return value
 
     @field_validator("low", "high", mode="before")
     @classmethod
     def _number(cls, value, info):
         if isinstance(value, bool) or not isinstance(value, (int, float)):
-            raise _Problem(f"{info.field_name} must be a number, got {_show(value)}")
+            raise ParameterProblem(f"{info.field_name} must be a number, got {_show(value)}")
         if isinstance(value, float) and not math.isfinite(value):
-            raise _Problem(f"{info.field_name} must be a finite number, got {value}")
+            raise ParameterProblem(f"{info.field_name} must be a finite number, got {value}")
         return value
 
     @field_validator("default", mode="before")
     @classmethod
     def _scalar(cls, value):
         if not isinstance(value, (bool, int, float, str)) or (isinstance(value, float) and not math.isfinite(value)):
-            raise _Problem(f"default must be a number, a string or a boolean, got {_show(value)}")
+            raise ParameterProblem(f"default must be a number, a string or a boolean, got {_show(value)}")
         return value
 
     @field_validator("log", mode="before")
     @classmethod
     def _bool(cls, value):
         if not isinstance(value, bool):
-            raise _Problem(f"log must be true or false, got {_show(value)}")
+            raise ParameterProblem(f"log must be true or false, got {_show(value)}")
         return value
 
     @field_validator("choices", mode="before")
     @classmethod
     def _choices(cls, value):
         if not isinstance(value, (list, tuple)):
-            raise _Problem(f"choices must be a list of values, got {_show(value)}")
+            raise ParameterProblem(f"choices must be a list of values, got {_show(value)}")
         if not value:
-            raise _Problem("choices is empty (give a list of at least one value)")
+            raise ParameterProblem("choices is empty (give a list of at least one value)")
         seen: list = []
         for choice in value:
             if not isinstance(choice, (bool, int, float, str)) or \
                     (isinstance(choice, float) and not math.isfinite(choice)):
-                raise _Problem(f"choices must be strings, numbers or booleans, got {_show(choice)} in "
+                raise ParameterProblem(f"choices must be strings, numbers or booleans, got {_show(choice)} in "
                                f"{_show(list(value))}")
             if choice_index(tuple(seen), choice) is not None:
-                raise _Problem(f"choices lists {_show(choice)} twice")
+                raise ParameterProblem(f"choices lists {_show(choice)} twice")
             seen.append(choice)
         return tuple(value)
 
@@ -154,44 +156,46 @@ class ProgramParameter(BaseModel):
 
     def _check_choice(self) -> None:
         if self.low is not None or self.high is not None:
-            raise _Problem("low and high apply to int and float parameters only (a choice takes choices = [...])")
+            raise ParameterProblem("low and high apply to int and float parameters only (a choice takes "
+                                   "choices = [...])")
         if self.log:
-            raise _Problem("log applies to int and float parameters only")
+            raise ParameterProblem("log applies to int and float parameters only")
         if self.choices is None:
-            raise _Problem("a choice parameter needs choices = [value, ...]")
+            raise ParameterProblem("a choice parameter needs choices = [value, ...]")
         index = 0 if self.default is None else choice_index(self.choices, self.default)
         if index is None:
-            raise _Problem(f"default {_show(self.default)} is not one of the choices {_show(list(self.choices))}")
+            raise ParameterProblem(f"default {_show(self.default)} is not one of the choices "
+                                   f"{_show(list(self.choices))}")
         self.default = self.choices[index]
 
     def _check_range(self) -> None:
         if self.choices is not None:
-            raise _Problem(f"choices apply to choice parameters only (this one is {self.type})")
+            raise ParameterProblem(f"choices apply to choice parameters only (this one is {self.type})")
         missing = [name for name in ("low", "high") if getattr(self, name) is None]
         if missing:
-            raise _Problem(f"{'an' if self.type == 'int' else 'a'} {self.type} parameter needs low and high "
+            raise ParameterProblem(f"{'an' if self.type == 'int' else 'a'} {self.type} parameter needs low and high "
                            f"(missing {' and '.join(missing)})")
         if isinstance(self.default, (bool, str)):
-            raise _Problem(f"default {_show(self.default)} must be a number in [{self.low}, {self.high}]")
+            raise ParameterProblem(f"default {_show(self.default)} must be a number in [{self.low}, {self.high}]")
         cast: Any = float if self.type == "float" else int
         for name in ("low", "high", "default"):
             value = getattr(self, name)
             if self.type == "int" and isinstance(value, float) and not value.is_integer():
-                raise _Problem(f"{name} {value!r} is not an integer (an int parameter's low, high and default are "
-                               f"integers)")
+                raise ParameterProblem(f"{name} {value!r} is not an integer (an int parameter's low, high and "
+                                       f"default are integers)")
             if value is not None:
                 setattr(self, name, cast(value))
         low, high = cast(self.low), cast(self.high)
         if low >= high:
-            raise _Problem(f"range [{low}, {high}] is {'inverted' if low > high else 'empty'} (low must be below "
-                           f"high)")
+            what = "inverted" if low > high else "empty"
+            raise ParameterProblem(f"range [{low}, {high}] is {what} (low must be below high)")
         if self.log and low <= 0:
-            raise _Problem(f"log = true needs low > 0, got low {low}")
+            raise ParameterProblem(f"log = true needs low > 0, got low {low}")
         if self.default is None:
             middle = math.sqrt(low * high) if self.log else (low + high) / 2
             self.default = round(middle) if self.type == "int" else middle
         elif not low <= self.default <= high:
-            raise _Problem(f"default {self.default!r} is outside [{low}, {high}]")
+            raise ParameterProblem(f"default {self.default!r} is outside [{low}, {high}]")
 
     def param(self, name: str, doc: str = "") -> Param:
         """This parameter in the project's schema terms (`bots.schema.Param`)."""
@@ -406,7 +410,7 @@ def program_error(error: ValidationError) -> ProgramError:
         field, inner = f"parameters.{loc[1]}", (loc[2] if len(loc) > 2 else None)
     else:
         field, inner = "parameters", None
-    if isinstance(problem, _Problem):
+    if isinstance(problem, ParameterProblem):
         return ProgramError(field, str(problem))
     kind = first["type"]
     allowed = ", ".join(ProgramParameter.model_fields)
@@ -450,5 +454,5 @@ def program_paths_relative_to(command: str, folder: Union[str, Path]) -> str:
     return _template_text(words) if changed else command
 
 
-__all__ = ["PARAMS_FILE", "PROGRAM_PREFIX", "ParamError", "ProgramBot", "ProgramError", "ProgramParameter",
-           "format_value", "parse_template", "program_error", "program_paths_relative_to"]
+__all__ = ["PARAMS_FILE", "PROGRAM_PREFIX", "ParamError", "ParameterProblem", "ProgramBot", "ProgramError",
+           "ProgramParameter", "format_value", "parse_template", "program_error", "program_paths_relative_to"]
