@@ -6,8 +6,9 @@ float vector in schema order (`Schema.vector`).
 """
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
-from typing import Iterable, Mapping, Union
+from typing import Any, Iterable, Mapping, Optional, Union
 
 import numpy as np
 
@@ -20,26 +21,56 @@ class ParamError(ValueError):
 
 @dataclass(frozen=True)
 class Param:
+    """A parameter: "int" or "float" in [low, high] (`log`: searched on a log scale, low > 0), or "choice", one of
+    `choices` (strings, numbers or booleans; low and high are None)."""
+
     name: str
-    type: str  # "int" or "float"
-    low: Number
-    high: Number
-    default: Number
+    type: str  # "int", "float" or "choice"
+    low: Optional[Number]
+    high: Optional[Number]
+    default: Any  # a number, or one of the choices
     doc: str
+    log: bool = False
+    choices: tuple = ()
 
     def __post_init__(self):
+        if self.type == "choice":
+            if not self.choices:
+                raise ValueError(f"parameter {self.name}: a choice needs at least one value")
+            if self.log:
+                raise ValueError(f"parameter {self.name}: log applies to int and float parameters only")
+            if choice_index(self.choices, self.default) is None:
+                raise ValueError(f"parameter {self.name}: default {self.default!r} is not one of {list(self.choices)}")
+            return
         if self.type not in ("int", "float"):
-            raise ValueError(f"parameter {self.name}: type must be int or float")
-        if not self.low <= self.default <= self.high:
-            raise ValueError(f"parameter {self.name}: default {self.default} outside [{self.low}, {self.high}]")
+            raise ValueError(f"parameter {self.name}: type must be int, float or choice")
+        low, high = self.bounds()
+        if not low <= self.default <= high:
+            raise ValueError(f"parameter {self.name}: default {self.default} outside [{low}, {high}]")
+        if self.log and low <= 0:
+            raise ValueError(f"parameter {self.name}: a log scale needs low > 0, got {low}")
+
+    def bounds(self) -> tuple[Number, Number]:
+        """(low, high) of a number parameter."""
+        if self.low is None or self.high is None:
+            raise ValueError(f"parameter {self.name}: an {self.type} parameter needs low and high")
+        return self.low, self.high
 
     @property
     def range_text(self) -> str:
-        return f"{self.type} in [{self.low}, {self.high}]"
+        if self.type == "choice":
+            return "one of " + ", ".join(json.dumps(c) for c in self.choices)
+        return f"{self.type} in [{self.low}, {self.high}]" + (" (log scale)" if self.log else "")
 
-    def check(self, value, where: str = "") -> Number:
-        """The value as this parameter's type, or ParamError naming the parameter and its range."""
+    def check(self, value, where: str = "") -> Any:
+        """The value as this parameter's type (a number, or the choice as declared), or ParamError naming the
+        parameter and its range."""
         prefix = f"{where}: " if where else ""
+        if self.type == "choice":
+            index = choice_index(self.choices, value)
+            if index is None:
+                raise ParamError(f"{prefix}parameter {self.name!r} must be {self.range_text}, got {value!r}")
+            return self.choices[index]
         if isinstance(value, bool) or not isinstance(value, (int, float)):
             raise ParamError(f"{prefix}parameter {self.name!r} must be a number ({self.range_text}), got {value!r}")
         if self.type == "int":
@@ -51,9 +82,29 @@ class Param:
             value = float(value)
             if value != value:
                 raise ParamError(f"{prefix}parameter {self.name!r} must be a number ({self.range_text}), got NaN")
-        if not self.low <= value <= self.high:
+        low, high = self.bounds()
+        if not low <= value <= high:
             raise ParamError(f"{prefix}parameter {self.name!r} = {value} is out of range ({self.range_text})")
         return value
+
+    def number(self, value) -> float:
+        """The value as compiled code reads it: the number itself, or a choice's index."""
+        if self.type != "choice":
+            return float(value)
+        index = choice_index(self.choices, value)
+        if index is None:
+            raise ParamError(f"parameter {self.name!r} must be {self.range_text}, got {value!r}")
+        return float(index)
+
+
+def choice_index(choices: tuple, value) -> Optional[int]:
+    """The index of `value` among `choices`, types kept apart (True is not 1, 1 is not "1"); 1 and 1.0 match."""
+    for i, choice in enumerate(choices):
+        if isinstance(choice, bool) != isinstance(value, bool) or isinstance(choice, str) != isinstance(value, str):
+            continue
+        if choice == value:
+            return i
+    return None
 
 
 class Schema:
@@ -100,9 +151,17 @@ class Schema:
         full = {**self.defaults(), **values}
         out = np.zeros(size, dtype=np.float64)
         for i, p in enumerate(self.params):
-            out[i] = full[p.name]
+            out[i] = p.number(full[p.name])
         return out
 
     def describe(self) -> list:
-        return [{"name": p.name, "type": p.type, "low": p.low, "high": p.high, "default": p.default, "doc": p.doc}
-                for p in self.params]
+        out = []
+        for p in self.params:
+            entry: dict[str, Any] = {"name": p.name, "type": p.type, "low": p.low, "high": p.high,
+                                     "default": p.default, "doc": p.doc}
+            if p.log:
+                entry["log"] = True
+            if p.type == "choice":
+                entry["choices"] = list(p.choices)
+            out.append(entry)
+        return out

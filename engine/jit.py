@@ -33,7 +33,7 @@ def source_digest(packages: tuple = COMPILED_PACKAGES) -> str:
     for package in packages:
         for path in sorted((PACKAGE_ROOT / package).rglob("*.py")):
             relative = path.relative_to(PACKAGE_ROOT)
-            if "tuned" not in relative.parts:  # exported bots are not compiled
+            if not {"tuned", "examples"} & set(relative.parts):  # exported bots and example programs are not compiled
                 digest.update(str(relative).encode())
                 digest.update(path.read_bytes())
     return digest.hexdigest()[:16]

@@ -3,6 +3,9 @@
     tuner export --params FILE.json -o bots/tuned/NAME.py     a parameter file (heuristic)
     tuner export STUDY.toml [--trial N] -o FILE               a study's best (or given) trial
     tuner export --bot NAME -o FILE                           any exportable bot name
+    tuner export STUDY.toml [--trial N] --template SOURCE -o OUT
+                                                              the trial's values written into a program's
+                                                              own source (its `tuner: NAME` lines)
 """
 from __future__ import annotations
 
@@ -10,12 +13,13 @@ from pathlib import Path
 
 from bots.export import ExportError, export_bot
 from bots.names import BotSpecError
-from bots.paramfile import read_param_file
+from bots.paramfile import now_iso, read_param_file
 from bots.schema import ParamError
 from tuner.cli import arguments
 from tuner.errors import UserError
 from tuner.study.botnames import parse_bot_name
-from tuner.study.export import export_header, export_source_from_study
+from tuner.study.export import export_header, export_source_from_study, trial_values
+from tuner.study.template import TemplateError, write_filled_template, write_program_params
 
 
 def register(commands) -> None:
@@ -26,6 +30,9 @@ def register(commands) -> None:
     parser.add_argument("--bot", help="any exportable bot name (default: heuristic with its schema defaults)")
     parser.add_argument("--league", type=arguments.league,
                         help="league the bot plays (default: the parameter file's or study's league, else 3)")
+    parser.add_argument("--template", type=Path, metavar="SOURCE",
+                        help="with a study: write SOURCE (a program bot's own source) with its `tuner: NAME` lines "
+                             "set to the trial's values")
     parser.add_argument("-o", "--output", type=Path, required=True, metavar="FILE.py", help="file to write")
     parser.set_defaults(run=run)
 
@@ -55,7 +62,36 @@ def _resolve(args):
     return bot, league, [f"Bot: {bot.name}" + (" (schema defaults)" if args.bot in (None, "heuristic") else "")]
 
 
+def export_template(study: Path, trial, template: Path, output: Path) -> str:
+    """`tuner export STUDY.toml [--trial N] --template SOURCE -o OUT`: the source with the trial's values."""
+    values, _ = trial_values(study, trial)
+    try:
+        text = write_filled_template(template, values, output)
+    except TemplateError as error:
+        raise UserError(str(error)) from None
+    print(f"wrote {output} ({len(text):,} characters: {template} with the values of "
+          f"{'trial ' + str(trial) if trial is not None else 'the best trial'} of {study})")
+    return text
+
+
+def export_program_params(study: Path, trial, output: Path) -> dict:
+    """`tuner export STUDY.toml [--trial N] -o FILE.json` for a program bot: the trial's values and where they
+    came from (study, trial, win rates, dates) as JSON."""
+    values, source = trial_values(study, trial, exported=now_iso())
+    data = write_program_params(output, values, source)
+    print(f"wrote {output} (trial {source['trial']} of {study}: {len(values)} parameters)")
+    return data
+
+
 def run(args) -> int:
+    if args.template is not None:
+        wrong = [name for name, value in (("--params", args.params), ("--bot", args.bot), ("--league", args.league))
+                 if value is not None]
+        if args.study is None or wrong:
+            why = f", not {' and '.join(wrong)}" if wrong else " (the study whose trial's values it fills in)"
+            raise UserError(f"--template takes STUDY.toml [--trial N] -o OUT{why}")
+        export_template(Path(args.study), args.trial, args.template, args.output)
+        return 0
     try:
         bot, league, origin = _resolve(args)
         text = export_bot(bot, league, args.output, export_header(league, origin))

@@ -52,3 +52,27 @@ def export_source_from_study(path: Path, trial: Optional[int], league: Optional[
     if chosen_league != config.league:
         origin.append(f"Tuned in league {config.league}, exported for league {chosen_league}.")
     return bot, chosen_league, origin
+
+
+def trial_source(config: StudyConfig, study, trial, exported: Optional[str] = None) -> dict:
+    """Where a trial's values came from, as JSON: the study, the trial, its win rates, the dates."""
+    attrs = trial.user_attrs
+    source = {"study": config.name, "study_file": str(config.path), "storage": describe_storage(config.storage),
+              "trial": trial.number, "date": attrs.get("date"), "league": config.league,
+              "opponents": list(config.opponents), "win_rate": attrs.get("win_rate"),
+              "win_rate_ci": attrs.get("win_rate_ci"), "games": attrs.get("games"),
+              "pruned": bool(attrs.get("pruned", False))}
+    validation = study.user_attrs.get(validation_key(trial.number))
+    if validation:
+        source["validation"] = validation["overall"]
+    if exported:
+        source["exported"] = exported
+    return source
+
+
+def trial_values(path: Path, trial: Optional[int], exported: Optional[str] = None):
+    """(every parameter's value, where they came from) of a study's best trial, or of trial `trial`: what
+    `tuner export STUDY.toml --template SOURCE` fills in and `-o FILE.json` writes for a program bot."""
+    config, study, chosen = load_trial(Path(path), trial)
+    bot = bot_for_trial(config, chosen, f"study:{path}#{chosen.number}")
+    return dict(bot.params or {}), trial_source(config, study, chosen, exported)
