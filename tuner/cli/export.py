@@ -17,6 +17,7 @@ from bots.paramfile import now_iso, read_param_file
 from bots.schema import ParamError
 from tuner.cli import arguments
 from tuner.errors import UserError
+from tuner.study.file import read_study_file
 from tuner.study.botnames import parse_bot_name
 from tuner.study.export import export_header, export_source_from_study, trial_values
 from tuner.study.template import TemplateError, write_filled_template, write_program_params
@@ -91,6 +92,11 @@ def run(args) -> int:
             why = f", not {' and '.join(wrong)}" if wrong else " (the study whose trial's values it fills in)"
             raise UserError(f"--template takes STUDY.toml [--trial N] -o OUT{why}")
         export_template(Path(args.study), args.trial, args.template, args.output)
+        return 0
+    if args.study is not None and read_study_file(Path(args.study)).program is not None:
+        if args.league is not None:
+            raise UserError("--league applies to in-engine bots; a program study exports its parameters")
+        export_program_params(Path(args.study), args.trial, args.output)
         return 0
     try:
         bot, league, origin = _resolve(args)

@@ -34,6 +34,7 @@ from tuner.search.pool import Opponent, OpponentPool
 from tuner.search.race import Race
 from tuner.study.file import StudyConfig
 from tuner.study.ranking import ranked_trials, trial_rank_value
+from tuner.errors import UserError
 from tuner.study.records import OpponentResult, TrialRecord
 
 
@@ -50,6 +51,23 @@ class TrialOutcome:
     pruned: bool
     games: int
     new_best: bool
+
+
+class ProgramFailure(UserError):
+    """A tuned program that is disqualified in most of its games: the study cannot learn anything from it."""
+
+
+def program_failure(record: TrialRecord) -> Optional[str]:
+    """Why a trial failed when its bot (a program) was disqualified in most of its games, else None: the
+    referee's reason, what became of the program and its last stderr line."""
+    lost = sum(r.disqualified for r in record.opponents.values())
+    if not lost or 2 * lost <= record.tally.games:
+        return None
+    first = next(r.first_disqualification for r in record.opponents.values() if r.disqualified)
+    detail = f" ({first['note']})" if first.get("note") else ""
+    stderr = f"; its stderr ended with: {first['stderr'][-1]}" if first.get("stderr") else ""
+    return (f"its program was disqualified in {lost} of its {record.tally.games} games, first in seed "
+            f"{first['seed']}: {first['reason'][:200]}{detail}{stderr}")
 
 
 def race_order(seed: int, first_trial: int, pairs: int) -> np.ndarray:
@@ -138,10 +156,17 @@ class BatchPlayer:
         new_best = best is not None and (incumbent is None or values[best] > incumbent)
         if new_best and self.on_new_best is not None:
             self.on_new_best(trials[best], params[best], records[best])
-        outcomes = []
+        outcomes, failures = [], []
         for c, (trial, record) in enumerate(zip(trials, records)):
             for key, value in record.to_attrs().items():
                 trial.set_user_attr(key, value)
+            failure = program_failure(record)
+            if failure is not None:
+                trial.set_user_attr("failure", failure)
+                study.tell(trial, state=TrialState.FAIL)
+                failures.append(f"trial {trial.number}: {failure}")
+                self.notify(failures[-1])
+                continue
             if multi:
                 rates = record.entry_win_rates()
                 study.tell(trial, [rates[entry] for entry in self.pool.entries])
@@ -152,6 +177,8 @@ class BatchPlayer:
                 study.tell(trial, values[c])
             outcomes.append(TrialOutcome(trial.number, values[c], record.pruned, record.tally.games,
                                          new_best and c == best))
+        if failures and not outcomes:
+            raise ProgramFailure(f"every trial of the batch failed, so the study stops; {failures[0]}")
         return outcomes
 
     def _incumbent(self, study) -> Optional[float]:

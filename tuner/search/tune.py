@@ -23,10 +23,11 @@ import optuna
 
 import numpy as np
 
-from bots.names import Bot, bot_with_params
+from bots.names import Bot
 from bots.paramfile import now_iso
 from engine.players import TimeLimits
 from tuner.errors import UserError
+from tuner.measure.probe import probe_program
 from tuner.measure.runner import GameRunner, evaluate
 from tuner.measure.seeds import game_seeds
 from tuner.search.generation import BatchPlayer
@@ -35,13 +36,15 @@ from tuner.search.pool import OpponentPool
 from tuner.search.progress import Progress
 from tuner.search.samplers import build_sampler, population_size
 from tuner.search.workers import Plan, WorkerLoop, count_trials
-from tuner.storage import Heartbeat, describe_storage, open_artifact_store, open_storage, study_lock, upload_bot
+from tuner.search.artifacts import upload_new_best
+from tuner.storage import Heartbeat, describe_storage, open_artifact_store, open_storage, study_lock
 from tuner.study.botnames import study_bot
 from tuner.study.bots import best_trial, trial_params, validation_key
 from tuner.study.export import export_header, origin_lines
 from tuner.study.file import StudyConfig
 from tuner.study.records import TrialRecord
 from tuner.study.space import SearchSpace
+from tuner.study.tunable import tuned_bot
 from tuner.versions import versions, versions_key
 
 SEEDS_RECORDED_MAX = 20_000  # record the search seeds themselves up to this many pairs (always their derivation)
@@ -130,7 +133,7 @@ def open_or_create_study(config: StudyConfig, storage, space, sampler, pruner=No
 
 def trial_bot(config: StudyConfig, values: dict, name: str) -> Bot:
     """The bot a trial plays with its full parameter set."""
-    return bot_with_params(config.bot, values, name, {"study": config.name}, config.league)
+    return tuned_bot(config).bot(values, name, {"study": config.name})
 
 
 def validate(config: StudyConfig, runner, study, trial, space) -> dict:
@@ -161,7 +164,7 @@ def print_best(config: StudyConfig, study, trial, space, validation: Optional[di
     record = TrialRecord.from_trial(trial)
     t = record.tally
     print(f"best trial: {trial.number} of study {config.name!r}"
-          + (" (the baseline: the schema defaults, with the study's overrides)" if trial.user_attrs.get("baseline")
+          + (" (the baseline: the parameters' defaults, with the study's overrides)" if trial.user_attrs.get("baseline")
              else ""))
     print(f"  search: win rate {_fmt_ci(t.win_rate, t.win_rate_ci)} over {t.games} games "
           f"(Elo {t.elo:+.0f}, mean margin {t.mean_margin:+.2f})")
@@ -182,7 +185,20 @@ def print_best(config: StudyConfig, study, trial, space, validation: Optional[di
     for name, old, new in changed:
         fmt = (lambda v: f"{v:g}") if isinstance(new, float) else str
         print(f"    {name}: {fmt(old)} -> {fmt(new)}")
-    print(f"export it: tuner export {config.path} -o bots/tuned/{config.path.stem}.py")
+    if config.program is not None:
+        print(f"export it: tuner export {config.path} -o {config.path.stem}-best.json  (or --template SOURCE -o OUT)")
+    else:
+        print(f"export it: tuner export {config.path} -o bots/tuned/{config.path.stem}.py")
+
+
+def check_programs(config: StudyConfig, pool: OpponentPool, tuned: Bot, limits: TimeLimits) -> None:
+    """Every program of the study (the tuned one, opponents) plays one game first; UserError if one cannot."""
+    programs = [("bot", tuned)] if not tuned.in_engine else []
+    programs += [("opponents", o.bot) for o in pool.fixed if not o.bot.in_engine]
+    for field, bot in programs:
+        problem = probe_program(bot, config.league, limits)
+        if problem is not None:
+            raise UserError(f"{config.path}: field {field!r}: program {bot.command!r} cannot play: {problem}")
 
 
 def _record_versions(study) -> str:
@@ -216,7 +232,9 @@ def run_tune(config: StudyConfig, trials: Optional[int] = None, timeout: Optiona
           + (f", running {to_run} more" if to_run is not None else "")
           + (f" (time budget {timeout:g}s)" if timeout is not None else ""))
 
-    runner = GameRunner(config.league, jobs, TimeLimits())
+    limits = TimeLimits(config.first_timeout, config.turn_timeout)
+    runner = GameRunner(config.league, jobs, limits)
+    seeds = np.array(game_seeds(config.seed, config.pairs, "search"), dtype=np.int64)
     summary = RunSummary(0, 0, 0.0, 0, False, None, None)
     try:
         if to_run == 0:
@@ -230,6 +248,7 @@ def run_tune(config: StudyConfig, trials: Optional[int] = None, timeout: Optiona
                 return trial_bot(config, values, name)
 
             pool = OpponentPool(config, bot_of(space.baseline(), "baseline"), bot_of)
+            check_programs(config, pool, bot_of(space.baseline(), "the tuned bot"), limits)
             current_best = best_trial(study, config)
             bar = Progress(config.name, to_run, runner, progress,
                            best=None if current_best is None else current_best.user_attrs.get("win_rate"),
@@ -237,25 +256,26 @@ def run_tune(config: StudyConfig, trials: Optional[int] = None, timeout: Optiona
             stop = StopFlag(notify=bar.write)
             storage_text = describe_storage(config.storage)
 
+            tuned = tuned_bot(config)
+            baseline_bot = tuned.bot(space.baseline(), "baseline")
+
             def on_new_best(trial, values: dict, record: TrialRecord) -> None:
                 t = record.tally
                 bar.write(f"trial {trial.number}: new best, win rate {_fmt_ci(t.win_rate, t.win_rate_ci)} over "
                           f"{t.games} games")
-                try:
-                    bot = bot_with_params(config.bot, values, f"study:{config.path}#{trial.number}",
-                                          {"study": config.name, "trial": trial.number})
-                    origin = origin_lines(config, storage_text, trial.number, t.win_rate, t.win_rate_ci, t.games, None)
-                    upload_bot(artifact_store, trial, bot, config.league,
-                               export_header(config.league, origin, "`tuner tune`, new best trial"), config.name)
-                except Exception as error:  # the bot file is a by-product: its failure must not stop the study
-                    message = f"{type(error).__name__}: {error}".splitlines()[0]
-                    trial.set_user_attr("artifact_error", message)
-                    bar.write(f"trial {trial.number}: its bot file could not be exported ({message}); the study "
-                              f"goes on")
+                bot = tuned.bot(values, f"study:{config.path}#{trial.number}",
+                                {"study": config.name, "trial": trial.number})
+                origin = origin_lines(config, storage_text, trial.number, t.win_rate, t.win_rate_ci, t.games, None)
+                problems = upload_new_best(artifact_store, trial, bot, baseline_bot, config.league,
+                                           export_header(config.league, origin, "`tuner tune`, new best trial"),
+                                           config.name, int(seeds[0]), limits)
+                if problems:
+                    trial.set_user_attr("artifact_error", "; ".join(problems))
+                    for problem in problems:
+                        bar.write(f"trial {trial.number}: {problem}; the study goes on")
 
-            player = BatchPlayer(config, pool, runner, stop, np.array(game_seeds(config.seed, config.pairs, "search"),
-                                                                      dtype=np.int64),
-                                 bot_of, _record_versions(study), on_new_best=on_new_best, notify=bar.write)
+            player = BatchPlayer(config, pool, runner, stop, seeds, bot_of, _record_versions(study),
+                                 on_new_best=on_new_best, notify=bar.write)
             loop = WorkerLoop(study, storage, lock, player, stop, space.distributions, space.full, population,
                               config.heartbeat_interval, notify=bar.write,
                               on_outcomes=lambda outcomes: [bar.trial_finished(o) for o in outcomes])

@@ -30,3 +30,12 @@ def upload_bot(store, trial, bot: Bot, league: int, header_lines: list, study_na
 def trial_artifacts(storage, trial) -> list:
     """The artifacts (meta: artifact_id, filename) of a finished trial."""
     return get_all_artifact_meta(trial, storage=storage)
+
+
+def upload_text(store, trial, filename: str, text: str, mimetype: str) -> str:
+    """Attach a text file (a replay page, a parameter file) to the running `trial`; returns the artifact id."""
+    with tempfile.TemporaryDirectory(prefix="tuner-artifact-") as directory:
+        path = Path(directory) / filename
+        path.write_text(text, encoding="utf-8")
+        return upload_artifact(artifact_store=store, file_path=str(path), study_or_trial=trial, mimetype=mimetype,
+                               encoding="utf-8")

@@ -13,13 +13,13 @@ from typing import Optional
 import optuna
 from optuna.trial import TrialState
 
-from bots.names import Bot, BotSpecError, bot_with_params
-from bots.registry import schema_for
+from bots.names import Bot, BotSpecError
 from bots.schema import ParamError
 from tuner.errors import UserError
 from tuner.storage import describe_storage, open_storage
 from tuner.study.file import StudyConfig, read_study_file
 from tuner.study.ranking import ranked_trials
+from tuner.study.tunable import tuned_bot
 
 
 def validation_key(number: int) -> str:
@@ -64,7 +64,7 @@ def pick_trial(study, config: StudyConfig, number: Optional[int]):
 
 
 def trial_params(config: StudyConfig, trial) -> dict:
-    schema = schema_for(config.bot)
+    schema = tuned_bot(config).schema
     try:
         values = schema.validate(trial.user_attrs["bot_params"], f"trial {trial.number}", complete=False)
     except ParamError as error:
@@ -74,7 +74,7 @@ def trial_params(config: StudyConfig, trial) -> dict:
 
 def bot_for_trial(config: StudyConfig, trial, name: str) -> Bot:
     values = trial_params(config, trial)
-    return bot_with_params(config.bot, values, name,
+    return tuned_bot(config).bot(values, name,
                            {"study": config.name, "study_file": str(config.path), "trial": trial.number})
 
 

@@ -56,12 +56,12 @@ def export_source_from_study(path: Path, trial: Optional[int], league: Optional[
 
 def trial_source(config: StudyConfig, study, trial, exported: Optional[str] = None) -> dict:
     """Where a trial's values came from, as JSON: the study, the trial, its win rates, the dates."""
-    attrs = trial.user_attrs
+    record = TrialRecord.from_trial(trial)
+    t = record.tally
     source = {"study": config.name, "study_file": str(config.path), "storage": describe_storage(config.storage),
-              "trial": trial.number, "date": attrs.get("date"), "league": config.league,
-              "opponents": list(config.opponents), "win_rate": attrs.get("win_rate"),
-              "win_rate_ci": attrs.get("win_rate_ci"), "games": attrs.get("games"),
-              "pruned": bool(attrs.get("pruned", False))}
+              "trial": trial.number, "date": record.date, "league": config.league,
+              "opponents": list(config.opponents), "win_rate": t.win_rate, "win_rate_ci": list(t.win_rate_ci),
+              "games": t.games, "pruned": record.pruned}
     validation = study.user_attrs.get(validation_key(trial.number))
     if validation:
         source["validation"] = validation["overall"]

@@ -35,6 +35,7 @@ from bots.registry import schema_for, tunable
 from bots.schema import ParamError, Schema
 from tuner.errors import UserError
 from tuner.storage.url import StorageURL, StorageURLError
+from tuner.study.program import ProgramBot, ProgramError, program_paths_relative_to
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -48,8 +49,8 @@ SEED_MIN, SEED_MAX = -(2**63), 2**63 - 1
 SAMPLERS = ("cmaes", "tpe", "random", "nsga2")
 
 # The settings that decide what a trial is: a study resumes only if they are unchanged.
-SEARCH_SETTINGS = ("bot", "league", "seed", "sampler", "population", "sigma", "pairs", "opponents", "objectives",
-                   "pruner", "pruner_p", "pruner_startup_pairs", "search")
+SEARCH_SETTINGS = ("bot", "parameters", "league", "seed", "sampler", "population", "sigma", "pairs", "opponents",
+                   "objectives", "pruner", "pruner_p", "pruner_startup_pairs", "search")
 
 
 class StudyFileError(UserError):
@@ -113,7 +114,15 @@ class StudyFile(BaseModel):
         allowed="1 (Wood 2), 2 (Wood 1) or 3 (Bronze+)"))
     seed: int = Field(..., ge=SEED_MIN, le=SEED_MAX, **_info(
         "integer", "seeds the sampler, the search seeds and the held-out validation seeds (reproducible runs)"))
-    bot: str = Field("heuristic", **_info("string", "bot whose parameters are tuned (its schema: `tuner params`)"))
+    bot: str = Field("heuristic", **_info(
+        "string", "bot whose parameters are tuned: a registered bot with parameters (`heuristic`, `greedy`, "
+        "`sunrate`, ...: `tuner params --bot NAME`), or a program `cmd:<command line>` whose `{name}` placeholders "
+        "(or `{params_file}`, a JSON file of every value) take the trial's values of `parameters`",
+        allowed="a bot with parameters or cmd:<command line>"))
+    parameters: Optional[dict[str, Any]] = Field(None, **_info(
+        "table", "a program bot's parameters: `NAME = { type = \"int\" or \"float\", low = ..., high = ..., "
+        "default = ..., log = false }` or `NAME = { type = \"choice\", choices = [...], default = ... }` "
+        "(README, \"Tune your own bot\")", allowed="a table of NAME = { type = ..., ... }"))
     storage: Optional[str] = Field(None, **_info(
         "path or URL",
         "default: `<study file name>.journal` beside the study file (an Optuna journal file, which optuna-dashboard "
@@ -160,6 +169,16 @@ class StudyFile(BaseModel):
     validation_opponents: Optional[list[str]] = Field(None, **_info(
         "list of bot names", "opponents of the validation; default: the pool's bots without the hall of fame "
         "(`heuristic` if none)", allowed="a non-empty list of bot names"))
+    finalists: int = Field(5, ge=0, le=50, **_info(
+        "integer >= 0", "at the end of a run, the best fully played trials re-evaluated on held-out seeds against "
+        "`validation_opponents`, with the latest generations' best and CMA-ES's mean: the best of them becomes "
+        "the study's exported bot (0: the best trial of the search)"))
+    first_timeout: float = Field(1000.0, gt=0, **_info(
+        "milliseconds > 0", "time limit of a program's first answer in a game (CodinGame: 1000)",
+        allowed="a number of milliseconds > 0"))
+    turn_timeout: float = Field(100.0, gt=0, **_info(
+        "milliseconds > 0", "time limit of a program's later answers (CodinGame: 100); a busy machine may need "
+        "slack", allowed="a number of milliseconds > 0"))
     heartbeat_interval: int = Field(10, ge=1, **_info(
         "integer >= 1", "seconds between the heartbeats a running trial records in the storage"))
     grace_period: int = Field(60, ge=1, **_info(
@@ -171,6 +190,7 @@ class StudyFile(BaseModel):
         allowed="a table of parameter = value or [low, high]"))
 
     _overrides: dict = PrivateAttr(default_factory=dict)
+    _program: Optional[ProgramBot] = PrivateAttr(default=None)
 
     # ---- fields -------------------------------------------------------------------------------------------
     @field_validator("name", "artifacts", mode="before")
@@ -187,8 +207,13 @@ class StudyFile(BaseModel):
     @classmethod
     def _tunable_bot(cls, value):
         allowed = tunable()
+        if isinstance(value, str) and value.strip().startswith(PROGRAM_PREFIX):
+            return value.strip()
         if not isinstance(value, str) or value.strip() not in allowed:
-            raise FieldProblem(f"must be one of {', '.join(allowed)}, got {_show(value)}")
+            close = difflib.get_close_matches(value, allowed, n=1) if isinstance(value, str) else []
+            hint = f" (did you mean {close[0]!r}?)" if close else ""
+            raise FieldProblem(f"must be one of {', '.join(allowed)} or {PROGRAM_PREFIX}<command line>, got "
+                               f"{_show(value)}{hint}")
         return value.strip()
 
     @field_validator("storage", mode="before")
@@ -216,12 +241,9 @@ class StudyFile(BaseModel):
                 entry = _hall_of_fame_entry(entry, pool, out)
             else:
                 try:
-                    bot = check_bot_name(_relative_bot(entry, _folder(info)), league)
+                    check_bot_name(_relative_bot(entry, _folder(info)), league)
                 except BotSpecError as error:
                     raise FieldProblem(str(error)) from None
-                if bot is not None and not bot.in_engine:
-                    raise FieldProblem(f"{entry!r} is a program; the tuner plays in-engine bots only (greedy, random, "
-                                       f"wait, heuristic[:FILE.json], study:STUDY.toml)")
             if entry in out:
                 raise FieldProblem(f"{entry!r} is listed twice")
             out.append(entry)
@@ -236,7 +258,7 @@ class StudyFile(BaseModel):
 
     # ---- rules between fields ---------------------------------------------------------------------------------
     @model_validator(mode="after")
-    def _between_fields(self):
+    def _between_fields(self, info: ValidationInfo):
         if self.sigma is not None and self.sampler != "cmaes":
             raise FieldProblem(f"applies to sampler 'cmaes' only (sampler is {self.sampler!r})", "sigma")
         if self.trials is None and self.timeout is None:
@@ -250,10 +272,32 @@ class StudyFile(BaseModel):
         if self.grace_period <= self.heartbeat_interval:
             raise FieldProblem(f"must be an integer > heartbeat_interval ({self.heartbeat_interval}), got "
                                f"{self.grace_period}", "grace_period")
-        self._overrides = search_overrides(self.search, self.bot)
-        if all(name in self._overrides and self._overrides[name].fixed for name in (p.name for p in schema_for(self.bot))):
+        schema = self._program_schema(_folder(info))
+        self._overrides = search_overrides(self.search, schema)
+        if all(name in self._overrides and self._overrides[name].fixed for name in (p.name for p in schema)):
             raise FieldProblem("every parameter is fixed; leave at least one to search", "search")
         return self
+
+    def _program_schema(self, folder: Path) -> Schema:
+        """The tuned bot's schema; a program's is its `[parameters]`, checked against its command line."""
+        if not self.bot.startswith(PROGRAM_PREFIX):
+            if self.parameters is not None:
+                raise FieldProblem(f"applies to a program bot only (bot is {self.bot!r}: its parameters are "
+                                   f"`tuner params --bot {self.bot}`)", "parameters")
+            return schema_for(self.bot)
+        if self.parameters is None:
+            raise FieldProblem("a program bot needs a [parameters] table: NAME = { type = \"float\", low = ..., "
+                               "high = ..., default = ... } for each {NAME} of its command line", "parameters")
+        try:
+            self._program = ProgramBot.parse(self.bot, self.parameters).with_program_paths(folder)
+        except ProgramError as error:
+            raise FieldProblem(str(error)[len(error.field) + 2:], error.field) from None
+        return self._program.to_schema(self.bot)
+
+    @property
+    def program(self) -> Optional[ProgramBot]:
+        """The program bot it tunes (its program's paths relative to the study file), or None."""
+        return self._program
 
     @property
     def overrides(self) -> dict:
@@ -294,7 +338,10 @@ def check_bot_name(name: str, league: int):
 
 
 def _relative_bot(name: str, folder: Path) -> str:
-    """Files in bot names (`heuristic:FILE.json`, `study:OTHER.toml`) are relative to the study file's folder."""
+    """Files in bot names (`heuristic:FILE.json`, `study:OTHER.toml`, a program's own path in `cmd:...`) are
+    relative to the study file's folder."""
+    if name.startswith(PROGRAM_PREFIX):
+        return PROGRAM_PREFIX + program_paths_relative_to(name[len(PROGRAM_PREFIX):].strip(), folder)
     kind, sep, arg = name.partition(":")
     if sep and arg and name + ":" != PROGRAM_PREFIX and kind + ":" != PROGRAM_PREFIX and \
             (kind + ":" == STUDY_PREFIX or arg.endswith(".json")):
@@ -306,9 +353,9 @@ def _relative_bot(name: str, folder: Path) -> str:
     return name
 
 
-def search_overrides(value: dict, bot: str) -> dict:
-    """The `search` table as Overrides, checked against the bot's schema."""
-    schema: Schema = schema_for(bot)
+def search_overrides(value: dict, schema: Schema) -> dict:
+    """The `search` table as Overrides, checked against the tuned bot's schema."""
+    bot = schema.bot
     out = {}
     for name, spec in value.items():
         where = f"search.{name}"

@@ -6,22 +6,34 @@ set (`bot_params`), so a trial's bot never depends on the study file being uncha
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
-from optuna.distributions import FloatDistribution, IntDistribution
+from optuna.distributions import CategoricalDistribution, FloatDistribution, IntDistribution
 
 from bots.names import seat_for
-from bots.registry import schema_for
 from bots.schema import Schema
+from tuner.study.tunable import tuned_bot
 
 
 @dataclass(frozen=True)
 class Dimension:
     name: str
-    type: str
-    low: float
-    high: float
-    default: float  # the schema default, clamped into [low, high]
+    type: str  # int, float or choice
+    low: Any
+    high: Any
+    default: Any  # the schema default, clamped into [low, high]
+    log: bool = False
+    choices: tuple = ()
+
+    @property
+    def distribution(self):
+        """The parameter as Optuna searches it (CMA-ES searches numbers; a choice is sampled independently)."""
+        if self.type == "choice":
+            return CategoricalDistribution(self.choices)
+        if self.type == "int":
+            return IntDistribution(int(self.low), int(self.high), log=self.log)
+        return FloatDistribution(float(self.low), float(self.high), log=self.log)
 
 
 class SearchSpace:
@@ -34,12 +46,15 @@ class SearchSpace:
             if p.name in self.fixed:
                 continue
             o = overrides.get(p.name)
+            if p.type == "choice":
+                self.dimensions.append(Dimension(p.name, p.type, None, None, p.default, choices=tuple(p.choices)))
+                continue
             low, high = (o.low, o.high) if o is not None else (p.low, p.high)
-            self.dimensions.append(Dimension(p.name, p.type, low, high, min(max(p.default, low), high)))
+            self.dimensions.append(Dimension(p.name, p.type, low, high, min(max(p.default, low), high), p.log))
 
     @classmethod
     def for_config(cls, config) -> "SearchSpace":
-        return cls(config.bot, schema_for(config.bot), config.search)
+        return cls(config.bot, tuned_bot(config).schema, config.search)
 
     def __len__(self) -> int:
         return len(self.dimensions)
@@ -52,14 +67,13 @@ class SearchSpace:
         return self.schema.validate(values)
 
     def start_point(self) -> dict:
-        """The searched parameters' values at the start (CMA-ES's initial mean)."""
-        return {d.name: d.default for d in self.dimensions}
+        """The searched numbers' values at the start (CMA-ES's initial mean)."""
+        return {d.name: d.default for d in self.dimensions if d.type != "choice"}
 
     @property
     def distributions(self) -> dict:
         """The searched parameters as Optuna distributions (what a trial is asked with)."""
-        return {d.name: IntDistribution(int(d.low), int(d.high)) if d.type == "int"
-                else FloatDistribution(float(d.low), float(d.high)) for d in self.dimensions}
+        return {d.name: d.distribution for d in self.dimensions}
 
     def full(self, searched: dict) -> dict:
         """A trial's full parameter set: its searched values and the fixed ones, in schema order."""

@@ -1,0 +1,38 @@
+"""What a new best trial leaves in the study's artifact store, for optuna-dashboard to list and offer for download:
+its bot as a file to paste into CodinGame (an in-engine bot) or its parameter file (a program), and one game of it
+against the baseline as a replay page (`tuner.view.render_replay`) to watch in a browser.
+
+These are by-products: a failure is recorded on the trial (`artifact_error`) and the study goes on.
+"""
+from __future__ import annotations
+
+import json
+
+from bots.export import ExportError, bot_source
+from engine.players import TimeLimits
+from engine.referee import play_game
+from tuner.storage import artifact_file_name, upload_text
+from tuner.view import render_replay
+
+PYTHON, JSON, HTML = "text/x-python", "application/json", "text/html"
+
+
+def upload_new_best(store, trial, bot, baseline, league: int, header: list, study_name: str, seed: int,
+                    limits: TimeLimits) -> list[str]:
+    """Upload a new best trial's files; returns what could not be made (one line each)."""
+    problems = []
+    base = artifact_file_name(study_name, trial.number)[: -len(".py")]
+    try:
+        if bot.in_engine:
+            upload_text(store, trial, f"{base}.py", bot_source(bot, league, header), PYTHON)
+        else:
+            upload_text(store, trial, f"{base}.json", json.dumps({"params": bot.params}, indent=2) + "\n", JSON)
+    except (ExportError, OSError) as error:
+        problems.append(f"its bot file could not be written ({error})")
+    try:
+        report = play_game(seed, league, [bot.player(), baseline.player()], limits)
+        title = f"{study_name}: trial {trial.number} vs the baseline, seed {seed}"
+        upload_text(store, trial, f"{base}-vs-baseline.html", render_replay(report.records, title), HTML)
+    except Exception as error:  # a by-product: a program that cannot play a game is reported, not raised
+        problems.append(f"its replay page could not be made ({type(error).__name__}: {error})".splitlines()[0])
+    return problems

@@ -1,0 +1,73 @@
+"""The bot a study tunes: a registered in-engine bot with a parameter schema (`bot = "heuristic"`), or a player's
+own program (`bot = "cmd:..."` with a `[parameters]` table, `tuner.study.program`). Both give the search space
+a schema and turn a parameter set into a ready-to-play `bots.names.Bot`."""
+from __future__ import annotations
+
+import hashlib
+import json
+import tempfile
+from pathlib import Path
+from typing import Optional
+
+from bots.names import PROGRAM_PREFIX, Bot, bot_with_params
+from bots.registry import schema_for
+from bots.schema import Schema
+from tuner.study.program import ProgramBot
+
+
+class TunedBot:
+    """A registered bot tuned by its schema."""
+
+    program: Optional[ProgramBot] = None
+
+    def __init__(self, name: str, league: int):
+        self.name = name
+        self.league = league
+
+    @property
+    def schema(self) -> Schema:
+        return schema_for(self.name)
+
+    @property
+    def in_engine(self) -> bool:
+        return self.program is None
+
+    def bot(self, values: dict, name: str, source: Optional[dict] = None) -> Bot:
+        return bot_with_params(self.name, values, name, source or {}, self.league)
+
+
+class TunedProgram(TunedBot):
+    """A program tuned through its command line: `{name}` placeholders, or `{params_file}`, a JSON file of every
+    value (written once per parameter set, in a folder of this process: the programs run on this machine)."""
+
+    def __init__(self, program: ProgramBot, league: int):
+        super().__init__(program.bot_name, league)
+        self.program = program
+        self._folder: Optional[Path] = None
+
+    @property
+    def schema(self) -> Schema:
+        return self.program.to_schema(self.name)
+
+    def params_file(self, values: dict) -> Optional[Path]:
+        if not self.program.uses_params_file:
+            return None
+        if self._folder is None:
+            self._folder = Path(tempfile.mkdtemp(prefix="tuner-params-"))
+        digest = hashlib.sha256(json.dumps(values, sort_keys=True).encode()).hexdigest()[:16]
+        path = self._folder / f"params-{digest}.json"
+        if not path.exists():
+            self.program.write_params_file(values, path)
+        return path
+
+    def bot(self, values: dict, name: str, source: Optional[dict] = None) -> Bot:
+        full = self.program.values(values)
+        command = self.program.render(full, self.params_file(full))
+        return Bot(f"{name} ({PROGRAM_PREFIX}{command})", command=command, params=full, source=source or {})
+
+
+def tuned_bot(config) -> TunedBot:
+    """The bot a study (`tuner.study.file.StudyConfig`) tunes."""
+    if config.program is not None:
+        return TunedProgram(config.program, config.league)
+    return TunedBot(config.bot, config.league)
