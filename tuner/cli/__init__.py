@@ -16,7 +16,7 @@ for _variable in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
 
 from tuner.errors import EXIT_INTERRUPTED, EXIT_USAGE, UserError
 
-COMMANDS = ["map", "replay", "play", "view", "bench", "match", "league", "params", "export", "tune", "dashboard",
+COMMANDS = ["map", "replay", "play", "view", "bench", "match", "gauntlet", "league", "params", "export", "tune", "dashboard",
             "report"]
 
 

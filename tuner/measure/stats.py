@@ -45,6 +45,12 @@ class Tally:
     mean_margin: float
     margin_ci: tuple
 
+    @classmethod
+    def from_json(cls, data: dict) -> "Tally":
+        return cls(data["games"], data["wins"], data["draws"], data["losses"], data["win_rate"],
+                   tuple(data["win_rate_ci"]), data["elo"], tuple(data["elo_ci"]), data["mean_margin"],
+                   tuple(data["margin_ci"]))
+
     def to_json(self) -> dict:
         return {
             "games": self.games, "wins": self.wins, "draws": self.draws, "losses": self.losses,

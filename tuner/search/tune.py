@@ -36,11 +36,13 @@ from tuner.search.pool import OpponentPool
 from tuner.search.progress import Progress
 from tuner.search.samplers import build_sampler, population_size
 from tuner.search.workers import Plan, WorkerLoop, count_trials
+from tuner.measure.gauntlet import Gauntlet
 from tuner.search.artifacts import upload_new_best
+from tuner.search.finals import choose, final_gauntlet
 from tuner.storage import Heartbeat, describe_storage, open_artifact_store, open_storage, study_lock
 from tuner.study.botnames import study_bot
 from tuner.study.bots import best_trial, trial_params, validation_key
-from tuner.study.export import export_header, origin_lines
+from tuner.study.export import export_header, origin_lines, shown_storage
 from tuner.study.file import StudyConfig
 from tuner.study.records import TrialRecord
 from tuner.study.space import SearchSpace
@@ -136,48 +138,23 @@ def trial_bot(config: StudyConfig, values: dict, name: str) -> Bot:
     return tuned_bot(config).bot(values, name, {"study": config.name})
 
 
-def validate(config: StudyConfig, runner, study, trial, space) -> dict:
-    """The trial's results on held-out seeds against the validation opponents; recorded in the study."""
-    key = validation_key(trial.number)
-    recorded = study.user_attrs.get(key)
-    settings = {"seed": config.seed, "stream": "validation", "pairs": config.validation_pairs,
-                "opponents": config.validation_opponents}
-    if recorded and all(recorded.get(k) == v for k, v in settings.items()):
-        return recorded
-    seeds = game_seeds(config.seed, config.validation_pairs, "validation")
-    opponents = {name: study_bot(config, name) for name in config.validation_opponents}
-    result = evaluate(runner, trial_bot(config, trial_params(config, trial), f"trial {trial.number}"), opponents,
-                      seeds)
-    baseline = evaluate(runner, trial_bot(config, space.baseline(), "baseline"), opponents, seeds)
-    record = {**settings, "trial": trial.number, **result.to_json(), "baseline": baseline.overall.to_json(),
-              "date": now_iso()}
-    study.set_user_attr(key, record)
-    study.set_user_attr("validation", record)
-    return record
-
-
 def _fmt_ci(rate: float, ci) -> str:
     return f"{rate:.1%} (95% CI {ci[0]:.1%} - {ci[1]:.1%})"
 
 
-def print_best(config: StudyConfig, study, trial, space, validation: Optional[dict]) -> None:
+def print_best(config: StudyConfig, trial) -> None:
     record = TrialRecord.from_trial(trial)
     t = record.tally
-    print(f"best trial: {trial.number} of study {config.name!r}"
+    print(f"best trial of the search: {trial.number} of study {config.name!r}"
           + (" (the baseline: the parameters' defaults, with the study's overrides)" if trial.user_attrs.get("baseline")
              else ""))
     print(f"  search: win rate {_fmt_ci(t.win_rate, t.win_rate_ci)} over {t.games} games "
           f"(Elo {t.elo:+.0f}, mean margin {t.mean_margin:+.2f})")
     for name, result in record.opponents.items():
         print(f"    vs {name}: {result.win_rate:.1%}")
-    if validation:
-        overall, baseline = validation["overall"], validation["baseline"]
-        print(f"  validation on {overall['games']} held-out games: win rate "
-              f"{_fmt_ci(overall['win_rate'], overall['win_rate_ci'])}; the baseline "
-              f"{_fmt_ci(baseline['win_rate'], baseline['win_rate_ci'])}")
-        for name, o in validation["per_opponent"].items():
-            print(f"    vs {name}: {_fmt_ci(o['win_rate'], o['win_rate_ci'])}")
-    values = trial_params(config, trial)
+
+
+def print_parameters(space, values: dict) -> None:
     base = space.baseline()
     changed = [(p.name, base[p.name], values[p.name]) for p in space.schema if values[p.name] != base[p.name]]
     print(f"  parameters: {len(changed)} of {len(space.schema)} differ from the baseline"
@@ -185,10 +162,47 @@ def print_best(config: StudyConfig, study, trial, space, validation: Optional[di
     for name, old, new in changed:
         fmt = (lambda v: f"{v:g}") if isinstance(new, float) else str
         print(f"    {name}: {fmt(old)} -> {fmt(new)}")
+
+
+def print_export_hint(config: StudyConfig) -> None:
     if config.program is not None:
         print(f"export it: tuner export {config.path} -o {config.path.stem}-best.json  (or --template SOURCE -o OUT)")
     else:
         print(f"export it: tuner export {config.path} -o bots/tuned/{config.path.stem}.py")
+
+
+def finish(config: StudyConfig, runner: GameRunner, study, space, sampler) -> Optional[dict]:
+    """The chosen bot (held-out games among the finalists) and its gauntlet against the baseline; printed."""
+    finished = count_trials(study)["COMPLETE"]
+    recorded = study.user_attrs.get("chosen")
+    if recorded is None or recorded.get("finished") != finished:
+        def bot_of(values: dict, name: str) -> Bot:
+            return trial_bot(config, values, name)
+
+        chosen = choose(config, runner, study, space, sampler, bot_of)
+        if chosen is None:
+            return None
+        gauntlet = final_gauntlet(config, runner, study, chosen, space.baseline(), bot_of).to_json()
+        study.set_user_attr("chosen", {**chosen, "finished": finished})
+    else:
+        chosen, gauntlet = recorded, study.user_attrs["gauntlet"]
+    print_choice(config, chosen, gauntlet)
+    print_parameters(space, chosen["params"])
+    return chosen["validation"]
+
+
+def print_choice(config: StudyConfig, chosen: dict, gauntlet: dict) -> None:
+    overall = chosen["validation"]["overall"]
+    print(f"chosen for export: {chosen['label']}, win rate {_fmt_ci(overall['win_rate'], overall['win_rate_ci'])} "
+          f"over {overall['games']} held-out games ({len(chosen['finalists'])} finalists: "
+          + ", ".join(f"{f['label']} {f['win_rate']:.1%}" for f in chosen["finalists"]) + ")")
+    print(f"gauntlet on the held-out seeds, {gauntlet['games_per_opponent']} games per opponent: "
+          f"{chosen['label']} against the baseline (trial 0)")
+    for line in Gauntlet.from_json(gauntlet).table():
+        print("  " + line)
+    if gauntlet["regressions"]:
+        print(f"warning: the chosen bot is significantly worse than the baseline against "
+              f"{', '.join(gauntlet['regressions'])}")
 
 
 def check_programs(config: StudyConfig, pool: OpponentPool, tuned: Bot, limits: TimeLimits) -> None:
@@ -254,7 +268,7 @@ def run_tune(config: StudyConfig, trials: Optional[int] = None, timeout: Optiona
                            best=None if current_best is None else current_best.user_attrs.get("win_rate"),
                            best_number=None if current_best is None else current_best.number)
             stop = StopFlag(notify=bar.write)
-            storage_text = describe_storage(config.storage)
+            storage_text = shown_storage(config)
 
             tuned = tuned_bot(config)
             baseline_bot = tuned.bot(space.baseline(), "baseline")
@@ -298,13 +312,14 @@ def run_tune(config: StudyConfig, trials: Optional[int] = None, timeout: Optiona
             print("no finished trial yet")
             return summary
         summary.best_number = best.number
-        validation = None
+        print_best(config, best)
         if summary.interrupted:
-            print("validation skipped (interrupted); run the same command again to resume the study")
+            print("choice and gauntlet skipped (interrupted); run the same command again to resume the study")
         elif config.validation_pairs > 0:
-            validation = validate(config, runner, study, best, space)
-            summary.validation = validation
-        print_best(config, study, best, space, validation)
+            summary.validation = finish(config, runner, study, space, sampler)
+        else:
+            print_parameters(space, trial_params(config, best))
+        print_export_hint(config)
         return summary
     finally:
         runner.close()

@@ -11,6 +11,7 @@ import inspect
 import pickle
 
 import optuna
+from optuna._transform import _SearchSpaceTransform  # CMA-ES's mapping between parameters and its space
 from optuna.storages import RDBStorage
 from optuna.storages._heartbeat import BaseHeartbeat  # the heartbeat protocol journals lack (Optuna 5)
 from optuna.storages._rdb import models as rdb_models  # RDB tables: trials without any heartbeat
@@ -21,7 +22,7 @@ from optuna.trial import TrialState
 
 __all__ = ["BaseHeartbeat", "BaseJournalFileLock", "JournalOperation", "rdb_models", "rdb_session", "trial_id",
            "redis_client", "rdb_heartbeat_callback_argument", "RetryCallback", "CMA_STATE_KEY_MARKERS",
-           "STALE_TRIAL_IDS", "DURABLE_OPERATIONS", "BatchCmaEsSampler"]
+           "STALE_TRIAL_IDS", "DURABLE_OPERATIONS", "BatchCmaEsSampler", "cmaes_mean"]
 
 # The journal records after which a journal file is synced to disk: a study created, a trial finished.
 DURABLE_OPERATIONS = frozenset({JournalOperation.CREATE_STUDY, JournalOperation.SET_TRIAL_STATE_VALUES})
@@ -113,3 +114,18 @@ class BatchCmaEsSampler(optuna.samplers.CmaEsSampler):
                     self._pruned_copies[key] = copied
                 trials.append(self._pruned_copies[key])
         return trials
+
+
+def cmaes_mean(sampler, study):
+    """The current mean of a study's CMA-ES optimizer (the newest this sampler knows), as parameter values of
+    the searched numbers (integers rounded), or None before CMA-ES has one. The mean is the search's own
+    estimate of the best parameters; no trial plays it."""
+    trials = sampler._get_trials(study)
+    optimizer = sampler._restore_optimizer(trials)
+    if optimizer is None or not trials:
+        return None
+    space = sampler.infer_relative_search_space(study, trials[-1])
+    transform = _SearchSpaceTransform(space, transform_step=not sampler._with_margin, transform_0_1=True)
+    values = transform.untransform(optimizer.mean)
+    return {name: (int(round(value)) if isinstance(space[name], optuna.distributions.IntDistribution) else
+                   float(value)) for name, value in values.items()}

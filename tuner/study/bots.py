@@ -1,12 +1,15 @@
-"""Bots from tuning studies: `study:STUDY.toml` (the best trial) and `study:STUDY.toml#N` (trial N), and the
-source of `tuner export STUDY.toml [--trial N]`.
+"""Bots from tuning studies: `study:STUDY.toml` (the study's chosen bot) and `study:STUDY.toml#N` (trial N), and
+the source of `tuner export STUDY.toml [--trial N]`.
 
-The best trial is the fully played trial (not pruned) with the highest value; with `objectives =
-"per-opponent"`, the one of highest mean win rate. A trial's bot is rebuilt from its recorded parameters
-(`bot_params`), so it does not depend on the study file's search overrides being unchanged.
+The chosen bot is the one `tuner tune` chose at the end of its last run, on held-out games among the finalists
+(`tuner.search.finals`, study user attribute `chosen`); before any choice, the best trial: the fully played trial
+(not pruned) with the highest value (with `objectives = "per-opponent"`, the one of highest mean win rate). A
+trial's bot is rebuilt from its recorded parameters (`bot_params`), so it does not depend on the study file's
+search overrides being unchanged.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Optional
 
@@ -41,8 +44,35 @@ def load_existing_study(config: StudyConfig, where: Optional[str] = None):
 
 def best_trial(study, config: StudyConfig):
     """The best fully played trial, or None."""
-    ranked = ranked_trials(study.get_trials(deepcopy=False), config.multi_objective)
+    ranked = ranked_trials(study.get_trials(deepcopy=False, states=(TrialState.COMPLETE,)), config.multi_objective)
     return ranked[0] if ranked else None
+
+
+@dataclass
+class Pick:
+    """A study's bot: a trial's, or the chosen one (which may be no trial: CMA-ES's mean)."""
+
+    label: str  # "trial 12", "CMA-ES mean"
+    trial: Optional[object]  # the FrozenTrial, if the bot is a trial's
+    params: dict
+    chosen: Optional[dict] = None  # the study's `chosen` record when it is the chosen bot
+
+    @property
+    def number(self) -> Optional[int]:
+        return None if self.trial is None else self.trial.number
+
+
+def pick(study, config: StudyConfig, number: Optional[int]) -> Pick:
+    """Trial `number`, else the chosen bot, else the best trial (UserError when there is none)."""
+    if number is None and "chosen" in study.user_attrs:
+        chosen = study.user_attrs["chosen"]
+        trial = None
+        if chosen.get("trial") is not None:
+            trial = next(t for t in study.get_trials(deepcopy=False) if t.number == chosen["trial"])
+        params = tuned_bot(config).schema.validate(chosen["params"], "chosen", complete=False)
+        return Pick(chosen["label"], trial, {**tuned_bot(config).schema.defaults(), **params}, chosen)
+    trial = pick_trial(study, config, number)
+    return Pick(f"trial {trial.number}", trial, trial_params(config, trial))
 
 
 def pick_trial(study, config: StudyConfig, number: Optional[int]):
@@ -78,12 +108,11 @@ def bot_for_trial(config: StudyConfig, trial, name: str) -> Bot:
                            {"study": config.name, "study_file": str(config.path), "trial": trial.number})
 
 
-def load_trial(path: Path, number: Optional[int]):
-    """(config, study, trial) of a study file's best trial, or of its trial `number`."""
+def load_pick(path: Path, number: Optional[int]):
+    """(config, study, Pick) of a study file's chosen bot, or of its trial `number`."""
     config = read_study_file(path)
     _, study = load_existing_study(config)
-    trial = pick_trial(study, config, number)
-    return config, study, trial
+    return config, study, pick(study, config, number)
 
 
 def bot_from_study(name: str, arg: str, league: int) -> Bot:
@@ -97,7 +126,8 @@ def bot_from_study(name: str, arg: str, league: int) -> Bot:
             raise BotSpecError(f"bot {name!r}: trial number must be an integer, got {number_text!r} "
                                f"(write study:STUDY.toml#N)") from None
     try:
-        config, _, trial = load_trial(Path(target), number)
-        return bot_for_trial(config, trial, name)
+        config, _, chosen = load_pick(Path(target), number)
+        return tuned_bot(config).bot(chosen.params, name, {"study": config.name, "study_file": str(config.path),
+                                                           "trial": chosen.number, "label": chosen.label})
     except UserError as error:
         raise BotSpecError(f"bot {name!r}: {error}") from None

@@ -1,0 +1,59 @@
+"""`tuner gauntlet BOT --against A B C ... [--baseline BOT2]`: one bot (and a baseline, on the same seeds) against
+a panel of opponents, with win rates, Elo, margins and the paired difference per opponent; regressions flagged."""
+from __future__ import annotations
+
+import json
+
+from bots.names import BotSpecError
+from engine.players import PlayerStartError, TimeLimits
+from tuner.cli import arguments
+from tuner.errors import UserError
+from tuner.measure.gauntlet import run_gauntlet
+from tuner.measure.runner import GameRunner
+from tuner.measure.seeds import game_seeds
+from tuner.study.botnames import parse_bot_name
+from tuner.versions import versions
+
+
+def register(commands) -> None:
+    parser = commands.add_parser("gauntlet", help="play a bot (and a baseline) against a panel of opponents")
+    parser.add_argument("bot", metavar="BOT", help="the bot to evaluate")
+    parser.add_argument("--against", nargs="+", required=True, metavar="OPPONENT", help="the panel (bot names)")
+    parser.add_argument("--baseline", metavar="BOT2", help="a bot to compare with, on the same seeds")
+    parser.add_argument("--games", type=arguments.positive_int, default=1000,
+                        help="games per opponent and bot, even: each seed twice, sides swapped (default 1000)")
+    parser.add_argument("--league", type=arguments.league, default=3, help="1, 2 or 3 (default 3)")
+    parser.add_argument("--jobs", type=arguments.positive_int, default=1, help="worker processes (default 1)")
+    parser.add_argument("--seed", type=arguments.seed, default=0,
+                        help="picks the game seeds (the `tuner match` stream: never a study's search seeds)")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    arguments.add_time_limits(parser)
+    parser.set_defaults(run=run)
+
+
+def run(args) -> int:
+    if args.games % 2:
+        raise UserError(f"--games must be even (each seed is played twice with sides swapped), got {args.games}")
+    if len(set(args.against)) != len(args.against):
+        raise UserError("--against: an opponent is listed twice")
+    try:
+        bot = parse_bot_name(args.bot, args.league)
+        baseline = parse_bot_name(args.baseline, args.league) if args.baseline else None
+        opponents = {name: parse_bot_name(name, args.league) for name in args.against}
+    except BotSpecError as error:
+        raise UserError(str(error)) from None
+    runner = GameRunner(args.league, args.jobs, TimeLimits(args.first_timeout, args.turn_timeout))
+    try:
+        gauntlet = run_gauntlet(runner, bot, opponents, game_seeds(args.seed, args.games // 2, "match"), baseline)
+    except PlayerStartError as error:
+        raise UserError(str(error)) from None
+    finally:
+        runner.close()
+    if args.json:
+        print(json.dumps({**gauntlet.to_json(), "league": args.league, "seed": args.seed, "versions": versions()}))
+    else:
+        print(f"{bot.name}" + (f" and {baseline.name}" if baseline else "") + f": {args.games} games against each "
+              f"of {len(opponents)} opponents in league {args.league} (seed {args.seed})")
+        for line in gauntlet.table():
+            print("  " + line)
+    return 1 if gauntlet.regressions else 0

@@ -1,0 +1,154 @@
+"""A gauntlet: one bot, and a baseline on the same seeds, against a panel of opponents, one row per opponent.
+
+Each row gives the bot's win rate with its 95% interval (Wilson), Elo and mean score margin, the same for the
+baseline, and their difference: the mean paired difference of their points on the same seed pairs (win 1,
+draw 1/2, loss 0, averaged over the pair's two games) with a 95% interval (Student's t over the pairs:
+common random numbers make it much narrower than comparing two independent win rates). A row where the
+interval lies wholly below zero is a regression: the bot is significantly worse than the baseline there.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Optional
+
+import numpy as np
+from scipy import stats
+
+from bots.names import Bot
+from tuner.measure.runner import GameRunner, pair_points
+from tuner.measure.stats import Tally, elo_difference, tally
+
+
+@dataclass
+class Difference:
+    mean: float  # bot's mean points per pair minus the baseline's, in win-rate units
+    ci: tuple
+    elo: float  # the bot's Elo minus the baseline's (from their win rates)
+
+    @property
+    def regression(self) -> bool:
+        return self.ci[1] < 0
+
+    @property
+    def improvement(self) -> bool:
+        return self.ci[0] > 0
+
+    def to_json(self) -> dict:
+        return {"mean": round(self.mean, 6), "ci": [round(x, 6) for x in self.ci], "elo": round(self.elo, 1),
+                "regression": self.regression, "improvement": self.improvement}
+
+
+@dataclass
+class GauntletRow:
+    opponent: str
+    bot: Tally
+    baseline: Optional[Tally] = None
+    difference: Optional[Difference] = None
+    disqualified: int = 0  # games the bot lost to a disqualification (programs)
+
+    def to_json(self) -> dict:
+        out = {"opponent": self.opponent, "bot": self.bot.to_json(), "disqualified": self.disqualified}
+        if self.baseline is not None:
+            out["baseline"] = self.baseline.to_json()
+            out["difference"] = self.difference.to_json()
+        return out
+
+
+@dataclass
+class Gauntlet:
+    bot: str
+    baseline: Optional[str]
+    pairs: int
+    rows: list = field(default_factory=list)
+
+    @property
+    def regressions(self) -> list:
+        return [r.opponent for r in self.rows if r.difference is not None and r.difference.regression]
+
+    @property
+    def mean_elo_gain(self) -> Optional[float]:
+        """The bot's Elo over the baseline's, averaged over the panel (None without a baseline)."""
+        gains = [r.difference.elo for r in self.rows if r.difference is not None]
+        return sum(gains) / len(gains) if gains else None
+
+    @classmethod
+    def from_json(cls, data: dict) -> "Gauntlet":
+        rows = []
+        for r in data["rows"]:
+            row = GauntletRow(r["opponent"], Tally.from_json(r["bot"]), disqualified=r.get("disqualified", 0))
+            if "baseline" in r:
+                d = r["difference"]
+                row.baseline = Tally.from_json(r["baseline"])
+                row.difference = Difference(d["mean"], tuple(d["ci"]), d["elo"])
+            rows.append(row)
+        return cls(data["bot"], data["baseline"], data["pairs"], rows)
+
+    def to_json(self) -> dict:
+        return {"bot": self.bot, "baseline": self.baseline, "pairs": self.pairs, "games_per_opponent": 2 * self.pairs,
+                "rows": [r.to_json() for r in self.rows], "regressions": self.regressions,
+                "mean_elo_gain": None if self.mean_elo_gain is None else round(self.mean_elo_gain, 1)}
+
+    def table(self) -> list[str]:
+        """The gauntlet as text lines (a table with one row per opponent)."""
+        def rate(t: Tally) -> str:
+            return f"{t.win_rate:6.1%} ({t.win_rate_ci[0]:.1%}-{t.win_rate_ci[1]:.1%}) {t.elo:+5.0f} {t.mean_margin:+6.1f}"
+
+        width = max([len(r.opponent) for r in self.rows] + [8])
+        head = f"{'opponent':<{width}}  {'bot: win rate (95% CI)  Elo  margin':<38}"
+        if self.baseline is not None:
+            head += f"  {'baseline: win rate (95% CI)  Elo  margin':<38}  difference (95% CI)   Elo"
+        lines = [head]
+        for r in self.rows:
+            line = f"{r.opponent:<{width}}  {rate(r.bot):<38}"
+            if r.baseline is not None:
+                d = r.difference
+                flag = "  REGRESSION" if d.regression else ("  better" if d.improvement else "")
+                line += (f"  {rate(r.baseline):<38}  {d.mean:+6.1%} ({d.ci[0]:+.1%} {d.ci[1]:+.1%})"
+                         f" {d.elo:+5.0f}{flag}")
+            if r.disqualified:
+                line += f"  [{r.disqualified} disqualified]"
+            lines.append(line)
+        if self.mean_elo_gain is not None:
+            lines.append(f"mean Elo gain over the baseline across the {len(self.rows)} opponents: "
+                         f"{self.mean_elo_gain:+.0f}; {2 * self.pairs} games per opponent and bot"
+                         + (f"; regressions: {', '.join(self.regressions)}" if self.regressions else "; no regression"))
+        return lines
+
+
+def paired_difference(bot_margins: np.ndarray, baseline_margins: np.ndarray) -> tuple[float, tuple]:
+    """Mean and 95% t-interval of the per-pair points difference; margins (pairs, 2) on the same seeds."""
+    diff = pair_points(bot_margins) - pair_points(baseline_margins)
+    mean = float(diff.mean())
+    if len(diff) < 2 or not diff.std(ddof=1):
+        return mean, (mean, mean)
+    half = float(stats.t.ppf(0.975, len(diff) - 1) * diff.std(ddof=1) / math.sqrt(len(diff)))
+    return mean, (mean - half, mean + half)
+
+
+def run_gauntlet(runner: GameRunner, bot: Bot, opponents: dict, pair_seeds, baseline: Optional[Bot] = None) \
+        -> Gauntlet:
+    """Play `bot` (and `baseline`, on the same seeds) against every opponent ({name: Bot})."""
+    names = list(opponents)
+    n = len(pair_seeds)
+    played = runner.play(bot, [opponents[k] for k in names], pair_seeds)
+    margins = played.margins.reshape(len(names), n, 2)
+    lost = [0] * len(names)
+    for d in played.disqualifications:
+        if d.candidate:
+            lost[d.unit // n] += 1
+    base_margins = None
+    if baseline is not None:
+        base_margins = runner.play(baseline, [opponents[k] for k in names], pair_seeds).margins.reshape(
+            len(names), n, 2)
+    rows = []
+    for i, name in enumerate(names):
+        row = GauntletRow(name, tally(margins[i].ravel().tolist()), disqualified=lost[i])
+        if base_margins is not None:
+            row.baseline = tally(base_margins[i].ravel().tolist())
+            mean, ci = paired_difference(margins[i], base_margins[i])
+            games = 2 * n
+            row.difference = Difference(mean, ci, elo_difference(row.bot.win_rate, games)
+                                        - elo_difference(row.baseline.win_rate, games))
+        rows.append(row)
+    return Gauntlet(bot.name, None if baseline is None else baseline.name, n, rows)
