@@ -334,13 +334,13 @@ def test_the_example_study_describes_the_example_bot():
     assert games and all(r["deactivated"] == [] for r in games)
 
 
-def play_games(command: str, setups, opponent: str, cwd=None) -> list:
+def play_games(command: str, setups, opponent: str) -> list:
     """Play `command` against `opponent` through the referee: for each (league, seed), one game on each side.
     Returns, per game, the program's answers and the outcome."""
     out = []
     for league, seed in setups:
         for side in (0, 1):
-            players = [ProgramPlayer("mybot", command, cwd=cwd), player_for(parse_bot(opponent, league))]
+            players = [ProgramPlayer("mybot", command), player_for(parse_bot(opponent, league))]
             if side:
                 players.reverse()
             report = play_game(seed, league, players, SLACK)

@@ -35,7 +35,7 @@ def tune_error(capsys, path: Path) -> str:
     ({"opponents": ["heuristic", "grumpy"]}, "opponents", "known: greedy"),
     ({"opponents": []}, "opponents", "non-empty list"),
     ({"opponents": ["hall-of-fame:0"]}, "opponents", "K in [1, 50]"),
-    ({"opponents": ["cmd:python3 bot.py"]}, "opponents", "in-engine bots only"),
+    ({"opponents": ["cmd:"]}, "opponents", "command line is empty"),
     ({"validation_opponents": ["hall-of-fame:2"]}, "validation_opponents", "in 'opponents' only"),
     ({"bot": "wait"}, "bot", "heuristic"),  # greedy has parameters now: it can be tuned
     ({"sampler": "cmaes", "objectives": "per-opponent"}, "objectives", "tpe, random or nsga2"),

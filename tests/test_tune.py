@@ -65,10 +65,12 @@ def test_a_study_records_its_trials_seeds_versions_and_artifacts(tuned_study):
     from tuner.storage.open import open_storage
 
     storage = open_storage(read_study_file(tuned_study).storage, create=False)
-    metas = trial_artifacts(storage, trials[0])
-    assert [m.filename for m in metas] == ["shared-trial0.py"]
-    stored = tuned_study.parent / "shared-artifacts" / metas[0].artifact_id
-    assert "PARAMS = [" in stored.read_text()
+    metas = {m.filename: m for m in trial_artifacts(storage, trials[0])}
+    assert set(metas) == {"shared-trial0.py", "shared-trial0-vs-baseline.html"}  # its bot, a game vs the baseline
+    stored = tuned_study.parent / "shared-artifacts"
+    assert "PARAMS = [" in (stored / metas["shared-trial0.py"].artifact_id).read_text()
+    page = (stored / metas["shared-trial0-vs-baseline.html"].artifact_id).read_text()
+    assert page.startswith("<!DOCTYPE html>") and "replay-data" in page
 
 
 def test_the_race_drops_worse_trials_and_their_estimate_stays_below_their_race_s_best(tmp_path):

@@ -341,7 +341,8 @@ def _relative_bot(name: str, folder: Path) -> str:
     """Files in bot names (`heuristic:FILE.json`, `study:OTHER.toml`, a program's own path in `cmd:...`) are
     relative to the study file's folder."""
     if name.startswith(PROGRAM_PREFIX):
-        return PROGRAM_PREFIX + program_paths_relative_to(name[len(PROGRAM_PREFIX):].strip(), folder)
+        command = name[len(PROGRAM_PREFIX):].strip()
+        return PROGRAM_PREFIX + program_paths_relative_to(command, folder) if command else name
     kind, sep, arg = name.partition(":")
     if sep and arg and name + ":" != PROGRAM_PREFIX and kind + ":" != PROGRAM_PREFIX and \
             (kind + ":" == STUDY_PREFIX or arg.endswith(".json")):
