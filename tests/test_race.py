@@ -1,0 +1,99 @@
+"""The rules a trial is scored and raced by, pinned down on data whose answer is known: a pair's points, the
+blocks, who leads, who is dropped and when, the estimate of a dropped trial; the gauntlet's paired difference and
+its regression flag, on real games with a bot made worse on purpose."""
+import numpy as np
+import pytest
+
+from bots.names import parse_bot
+from tuner.measure.gauntlet import paired_difference, run_gauntlet
+from tuner.measure.runner import GameRunner, pair_points
+from tuner.measure.seeds import game_seeds
+from tuner.search.race import BELOW_BEST, Race, blocks
+
+
+def test_a_pair_s_points_count_a_win_1_a_draw_half_a_loss_0():
+    margins = np.array([[5, 3], [5, 0], [5, -2], [0, 0], [0, -1], [-4, -1]])
+    assert pair_points(margins).tolist() == [1.0, 0.75, 0.5, 0.5, 0.25, 0.0]
+
+
+def test_blocks_grow_and_cover_every_pair_once():
+    assert blocks(100, 20) == [(0, 20), (20, 30), (30, 45), (45, 67), (67, 100)]
+    assert blocks(100, 20, max_block=15)[:3] == [(0, 15), (15, 25), (25, 37)]
+    for pairs, first, cap in [(1, 20, 0), (37, 5, 0), (500, 20, 40), (3, 2, 1)]:
+        covered = [p for start, stop in blocks(pairs, first, cap) for p in range(start, stop)]
+        assert covered == list(range(pairs))
+        assert all(stop - start <= cap for start, stop in blocks(pairs, first, cap) if cap)
+
+
+def play(race: Race, strengths: list, rng) -> None:
+    """Run a race where candidate c wins each game with probability strengths[c] (draws never)."""
+    for start, stop in race.blocks:
+        for c in race.alive:
+            games = rng.random((stop - start, race.units_per_pair, 2)) < strengths[c]
+            race.record(c, start, stop, games.mean(axis=-1))
+        race.check()
+
+
+def test_a_clearly_worse_candidate_is_dropped_early_and_the_best_plays_every_pair():
+    race = Race(3, 2, 200, 20, 0.1)
+    play(race, [0.8, 0.2, 0.75], np.random.default_rng(1))
+    best, worse, close = race.standings
+    assert best.alive and best.pairs_played == 200
+    assert not worse.alive and worse.pairs_played == 20 and worse.dropped_by == 0 and worse.p_value < 0.1
+    assert race.value(0) == pytest.approx(race.mean(0))
+    # A dropped candidate's value: the best survivor's result plus their paired difference, below the best.
+    expected = race.mean(0) + np.mean(race.points[1, :20] - race.points[0, :20])
+    assert race.value(1) == pytest.approx(max(expected, 0.0)) and race.value(1) < race.value(0)
+
+
+def test_nobody_is_dropped_without_pruning_and_equal_candidates_mostly_survive():
+    race = Race(4, 1, 60, 10, 0.1, pruning=False)
+    play(race, [0.9, 0.1, 0.5, 0.5], np.random.default_rng(2))
+    assert all(s.alive and s.pairs_played == 60 for s in race.standings)
+    equal = Race(6, 2, 300, 20, 0.01)
+    play(equal, [0.5] * 6, np.random.default_rng(3))
+    assert len(equal.alive) >= 5  # a false drop needs p < 0.01
+
+
+def test_the_leader_is_the_highest_mean_and_a_candidate_better_than_it_is_never_dropped():
+    race = Race(2, 1, 40, 20, 0.5)
+    race.record(0, 0, 20, np.full((20, 1), 0.25))
+    race.record(1, 0, 20, np.full((20, 1), 0.75))
+    assert race.leader() == 1
+    assert race.check() == [0]
+    tie = Race(2, 1, 40, 20, 0.5)
+    for c in range(2):
+        tie.record(c, 0, 20, np.full((20, 1), 0.5))
+    assert tie.check() == [] and tie.leader() == 0
+
+
+def test_an_estimate_stays_strictly_below_the_best_survivor():
+    race = Race(2, 1, 40, 20, 0.5)
+    race.record(0, 0, 20, np.full((20, 1), 0.5))
+    race.record(1, 0, 20, np.r_[np.full((10, 1), 0.0), np.full((10, 1), 1.0)])  # mean 0.5: a tie
+    race.standings[1].alive = False
+    race.record(0, 20, 40, np.full((20, 1), 0.5))
+    assert race.value(1) == pytest.approx(race.value(0) - BELOW_BEST)
+
+
+def test_the_paired_difference_and_its_interval():
+    bot = np.array([[1, 1], [1, -1], [1, 1], [-1, -1]])  # points 1, .5, 1, 0
+    base = np.array([[-1, -1], [-1, -1], [1, -1], [-1, -1]])  # points 0, 0, .5, 0
+    mean, (low, high) = paired_difference(bot, base)
+    assert mean == pytest.approx(0.5) and low < 0.5 < high
+    assert paired_difference(base, base) == (0.0, (0.0, 0.0))
+
+
+def test_the_gauntlet_flags_a_bot_made_worse_as_a_regression():
+    """A heuristic that never completes a tree before the last day, and seeds nothing, against the defaults."""
+    runner = GameRunner(3, 1)
+    worse = parse_bot("heuristic:complete_max_left=0,seed_max_trees=1,grow_w_sun=0", 3)
+    opponents = {"greedy": parse_bot("greedy"), "heuristic": parse_bot("heuristic")}
+    gauntlet = run_gauntlet(runner, worse, opponents, game_seeds(11, 60, "match"), parse_bot("heuristic"))
+    assert gauntlet.regressions == ["heuristic"] or set(gauntlet.regressions) == {"greedy", "heuristic"}
+    row = {r.opponent: r for r in gauntlet.rows}["heuristic"]
+    assert row.difference.regression and row.difference.ci[1] < 0 and row.difference.elo < 0
+    same = run_gauntlet(runner, parse_bot("heuristic"), opponents, game_seeds(11, 60, "match"),
+                        parse_bot("heuristic"))
+    assert same.regressions == [] and all(r.difference.mean == 0 for r in same.rows)
+    assert "REGRESSION" in "\n".join(gauntlet.table()) and "REGRESSION" not in "\n".join(same.table())
