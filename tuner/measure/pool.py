@@ -3,18 +3,29 @@
 Games are cheap (tens of thousands a second per core), so starting processes per batch would cost more than
 the games: the workers are loky's reusable executor (joblib's), started once and kept. A batch of tasks runs
 its first task in the calling process and the others on the workers, so `jobs = 1` starts no process at all.
-Workers ignore Ctrl-C: the calling process stops the run cleanly.
+Workers ignore Ctrl-C: the calling process stops the run cleanly. A worker dies with the calling process, even
+when that one is killed outright (Linux's parent-death signal): its programs' watchdog then kills the programs
+it was playing (`engine.watchdog`), so no game goes on without its tuner.
 """
 from __future__ import annotations
 
+import os
 import signal
 from typing import Callable, Sequence
 
 from joblib.externals.loky import get_reusable_executor
 
+from engine.watchdog import set_parent_death_signal
 
-def _ignore_sigint() -> None:
+
+PARENT = "TUNER_POOL_PARENT"  # the calling process's pid, in the workers' environment
+
+
+def _start_worker() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    set_parent_death_signal(signal.SIGKILL)
+    if os.environ.get(PARENT) not in (None, str(os.getppid())):  # the caller died before the signal was set
+        os._exit(1)
 
 
 class ProcessPool:
@@ -24,7 +35,8 @@ class ProcessPool:
 
     def _workers(self):
         if self._executor is None and self.jobs > 1:
-            self._executor = get_reusable_executor(max_workers=self.jobs - 1, initializer=_ignore_sigint,
+            os.environ[PARENT] = str(os.getpid())
+            self._executor = get_reusable_executor(max_workers=self.jobs - 1, initializer=_start_worker,
                                                    timeout=600)
         return self._executor
 

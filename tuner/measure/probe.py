@@ -14,18 +14,24 @@ from engine.referee import play_game
 PROBE_SEED = 1
 
 
+FIRST_ANSWER_FRAME = 2  # frame 1 is the first day's harvest, frame 2 the first turn
+
+
 def probe_program(bot: Bot, league: int, limits: TimeLimits) -> Optional[str]:
-    """Why the program cannot play (one line), or None when it played a game without crashing. A timeout only is
-    not a reason: it depends on the machine's load (the study's time limits give slack)."""
+    """Why the program cannot play (one line), or None. It cannot play when it cannot be started, or when it is
+    disqualified at its very first answer for any other reason than being slow (a first timeout depends on the
+    machine's load: the study's `first_timeout` gives slack). A program that breaks later in a game plays: its
+    disqualifications are counted in each trial's results."""
     try:
         report = play_game(PROBE_SEED, league, [bot.player(), parse_bot("greedy", league).player()], limits,
                            records=False)
     except PlayerStartError as error:
         return str(error)
     for d in report.disqualifications:
-        if d.player == 0 and not d.ending.slow and d.ending is not Ending.FINISHED:
-            stderr = f"; its stderr ended with: {d.report.stderr_tail[-1]}" if d.report.stderr_tail else ""
-            return f"it {d.report.describe()} in its first game ({d.reason[:200]}){stderr}"
-        if d.player == 0 and d.ending is Ending.FINISHED:
-            return f"its answer was refused in its first game: {d.reason[:200]}"
+        if d.player != 0 or d.turn > FIRST_ANSWER_FRAME or d.ending.slow:
+            continue
+        if d.ending is Ending.FINISHED:
+            return f"its first answer was refused: {d.reason[:200]}"
+        stderr = f"; its stderr ended with: {d.report.stderr_tail[-1]}" if d.report.stderr_tail else ""
+        return f"it {d.report.describe()} before its first answer{stderr}"
     return None

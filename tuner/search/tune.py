@@ -23,7 +23,7 @@ import optuna
 
 import numpy as np
 
-from bots.names import Bot
+from bots.names import PROGRAM_PREFIX, Bot
 from bots.paramfile import now_iso
 from engine.players import TimeLimits
 from tuner.errors import UserError
@@ -205,10 +205,14 @@ def print_choice(config: StudyConfig, chosen: dict, gauntlet: dict) -> None:
               f"{', '.join(gauntlet['regressions'])}")
 
 
-def check_programs(config: StudyConfig, pool: OpponentPool, tuned: Bot, limits: TimeLimits) -> None:
+def check_programs(config: StudyConfig, space, limits: TimeLimits) -> None:
     """Every program of the study (the tuned one, opponents) plays one game first; UserError if one cannot."""
+    tuned = trial_bot(config, space.baseline(), "the tuned bot")
     programs = [("bot", tuned)] if not tuned.in_engine else []
-    programs += [("opponents", o.bot) for o in pool.fixed if not o.bot.in_engine]
+    for field in ("opponents", "validation_opponents"):
+        for name in getattr(config, field):
+            if name.startswith(PROGRAM_PREFIX) and (field, name) not in [(f, b.name) for f, b in programs]:
+                programs.append((field, study_bot(config, name)))
     for field, bot in programs:
         problem = probe_program(bot, config.league, limits)
         if problem is not None:
@@ -228,6 +232,8 @@ def run_tune(config: StudyConfig, trials: Optional[int] = None, timeout: Optiona
              progress: Optional[bool] = None) -> RunSummary:
     _quiet_optuna()
     space = SearchSpace.for_config(config)
+    limits = TimeLimits(config.first_timeout, config.turn_timeout)
+    check_programs(config, space, limits)
     where = f"{config.path}: {config.storage_source}"
     storage = open_storage(config.storage, where, heartbeat=Heartbeat(config.heartbeat_interval, config.grace_period))
     sampler = build_sampler(config, space)
@@ -246,7 +252,6 @@ def run_tune(config: StudyConfig, trials: Optional[int] = None, timeout: Optiona
           + (f", running {to_run} more" if to_run is not None else "")
           + (f" (time budget {timeout:g}s)" if timeout is not None else ""))
 
-    limits = TimeLimits(config.first_timeout, config.turn_timeout)
     runner = GameRunner(config.league, jobs, limits)
     seeds = np.array(game_seeds(config.seed, config.pairs, "search"), dtype=np.int64)
     summary = RunSummary(0, 0, 0.0, 0, False, None, None)
@@ -262,7 +267,6 @@ def run_tune(config: StudyConfig, trials: Optional[int] = None, timeout: Optiona
                 return trial_bot(config, values, name)
 
             pool = OpponentPool(config, bot_of(space.baseline(), "baseline"), bot_of)
-            check_programs(config, pool, bot_of(space.baseline(), "the tuned bot"), limits)
             current_best = best_trial(study, config)
             bar = Progress(config.name, to_run, runner, progress,
                            best=None if current_best is None else current_best.user_attrs.get("win_rate"),
