@@ -9,7 +9,6 @@ pure-Python versions instead.
 """
 from __future__ import annotations
 
-import hashlib
 import os
 from pathlib import Path
 
@@ -18,25 +17,8 @@ from llvmlite import ir
 from numba import types
 from numba.extending import intrinsic
 
-PACKAGE_ROOT = Path(__file__).resolve().parent.parent
-COMPILED_PACKAGES = ("engine", "bots")
+from engine.sources import source_digest
 
-
-def source_digest(packages: tuple = COMPILED_PACKAGES) -> str:
-    """A digest of every source file of `packages` (by default, all that the compiled code can come from).
-
-    Numba's cache only notices a change to the file of the function it cached, while the kernels inline
-    functions from many files: after an edit to a policy, a kernel would keep running the old one. Keying
-    the cache directory to all the sources makes any edit recompile.
-    """
-    digest = hashlib.sha256()
-    for package in packages:
-        for path in sorted((PACKAGE_ROOT / package).rglob("*.py")):
-            relative = path.relative_to(PACKAGE_ROOT)
-            if not {"tuned", "examples"} & set(relative.parts):  # exported bots and example programs are not compiled
-                digest.update(str(relative).encode())
-                digest.update(path.read_bytes())
-    return digest.hexdigest()[:16]
 
 
 def cache_directory() -> Path:

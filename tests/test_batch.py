@@ -76,19 +76,20 @@ def test_the_compile_cache_is_keyed_to_every_compiled_source(tmp_path, monkeypat
     is not compiled, wherever the checkout lives (here under a folder that is also named `tuned`)."""
     import shutil
 
-    from engine import jit
+    from engine import jit, sources
 
     checkout = tmp_path / "tuned" / "checkout"
-    for package in jit.COMPILED_PACKAGES:
-        shutil.copytree(jit.PACKAGE_ROOT / package, checkout / package,
+    for package in sources.COMPILED_PACKAGES:
+        shutil.copytree(sources.PACKAGE_ROOT / package, checkout / package,
                         ignore=shutil.ignore_patterns("__pycache__", "*.py[cod]"))
-    monkeypatch.setattr(jit, "PACKAGE_ROOT", checkout)
-    before = jit.source_digest()
+    monkeypatch.setattr(sources, "PACKAGE_ROOT", checkout)
+    before = sources.source_digest()
     (checkout / "bots" / "tuned" / "exported.py").write_text("print('WAIT')\n")
-    assert jit.source_digest() == before
+    (checkout / "bots" / "examples" / "mine.py").write_text("print('WAIT')\n")
+    assert sources.source_digest() == before
     policy = checkout / "bots" / "heuristic" / "policy.py"
     policy.write_text(policy.read_text() + "\n# an edit\n")
-    after = jit.source_digest()
+    after = sources.source_digest()
     assert before != after
     monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "cache"))
     assert jit.cache_directory() == tmp_path / "cache" / "photosynthesis-tuner" / after

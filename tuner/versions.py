@@ -13,7 +13,7 @@ import platform
 from functools import lru_cache
 from importlib import metadata
 
-from engine.jit import source_digest as digest_of
+from engine.sources import source_digest as digest_of
 
 SOURCE_PACKAGES = ("engine", "bots", "tuner")
 LIBRARIES = ("numpy", "numba", "llvmlite", "optuna", "cmaes", "scipy")

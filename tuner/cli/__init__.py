@@ -14,10 +14,15 @@ import sys
 for _variable in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(_variable, "1")
 
+from tuner.cli.progress import announce_compile
 from tuner.errors import EXIT_INTERRUPTED, EXIT_USAGE, UserError
+from tuner.versions import package_version
 
 COMMANDS = ["map", "replay", "play", "view", "bench", "match", "gauntlet", "league", "params", "export", "tune", "dashboard",
             "report"]
+
+
+PLAYING = {"play", "match", "gauntlet", "league", "bench", "tune"}  # commands that play games: they may compile
 
 
 class _Parser(argparse.ArgumentParser):
@@ -28,6 +33,7 @@ class _Parser(argparse.ArgumentParser):
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="tuner", description="Photosynthesis (CodinGame Spring Challenge 2021): engine, bots "
                                                "and an Optuna tuner for heuristic bots.")
+    parser.add_argument("--version", action="version", version=f"tuner (photosynthesis-tuner) {package_version()}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     commands.required = True
     for name in COMMANDS:
@@ -45,6 +51,8 @@ def main(argv=None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
+        if args.command in PLAYING:
+            announce_compile()
         return int(args.run(args) or 0)
     except UserError as error:
         print(f"tuner {args.command}: error: {error}", file=sys.stderr)

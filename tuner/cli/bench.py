@@ -5,7 +5,7 @@ import json
 
 from bots.names import BotSpecError
 from tuner.cli import arguments
-from tuner.measure.bench import run_bench
+from tuner.measure.bench import YARDSTICK_CHECKSUMS, run_bench, yardstick_check
 from tuner.errors import UserError
 
 
@@ -25,11 +25,14 @@ def run(args) -> int:
         result = run_bench(args.bot, args.games, args.jobs)
     except (BotSpecError, ValueError) as error:
         raise UserError(str(error)) from None
+    check = yardstick_check(result)
     if args.json:
         print(json.dumps(result))
     else:
         print(f"{result['games']} games ({result['bot']}, {result['jobs']} job(s)) in {result['seconds']:.3f} s: "
               f"{result['games_per_sec']:,.0f} games/s")
         print(f"avg turns {result['avg_turns']}, avg moves {result['avg_moves']}, wins {result['wins']}, "
-              f"checksum {result['checksum']}")
-    return 0
+              f"checksum {result['checksum']}: {check}")
+    differs = result["bot"] == "greedy" and YARDSTICK_CHECKSUMS.get(result["games"], result["checksum"]) != \
+        result["checksum"]
+    return 1 if differs else 0

@@ -9,11 +9,12 @@
 """
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 from bots.export import ExportError, export_bot
 from bots.names import BotSpecError
-from bots.paramfile import now_iso, read_param_file
+from bots.paramfile import ParamFile, now_iso, read_param_file, write_param_file
 from bots.schema import ParamError
 from tuner.cli import arguments
 from tuner.errors import UserError
@@ -35,6 +36,8 @@ def register(commands) -> None:
                         help="with a study: write SOURCE (a program bot's own source) with its `tuner: NAME` lines "
                              "set to the trial's values")
     parser.add_argument("-o", "--output", type=Path, required=True, metavar="FILE.py", help="file to write")
+    parser.add_argument("--params-out", type=Path, metavar="FILE.json",
+                        help="also write the bot's parameters as a parameter file (`NAME:FILE.json` bot names)")
     parser.set_defaults(run=run)
 
 
@@ -101,7 +104,18 @@ def run(args) -> int:
     try:
         bot, league, origin = _resolve(args)
         text = export_bot(bot, league, args.output, export_header(league, origin))
+        if args.params_out is not None:
+            write_param_file(args.params_out, ParamFile(bot.plugin, league, bot.params or {},
+                                                        {**bot.source, "exported": now_iso()}))
     except (BotSpecError, ExportError, ParamError) as error:
         raise UserError(str(error)) from None
+    except OSError as error:
+        raise UserError(f"cannot write {args.params_out}: {error.strerror or error}") from None
     print(f"wrote {args.output} ({len(text):,} characters, league {league})")
+    if args.params_out is not None:
+        print(f"wrote {args.params_out} (the parameters of {bot.name})")
+    if bot.source.get("pruned"):
+        print(f"warning: trial {bot.source.get('trial')} was dropped by the race before it played every seed pair: "
+              f"its results are an estimate (export a fully played trial, or no --trial for the study's chosen bot)",
+              file=sys.stderr)
     return 0

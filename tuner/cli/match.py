@@ -2,11 +2,13 @@
 from __future__ import annotations
 
 import json
+import sys
 
 from bots.names import BotSpecError
 from engine.players import PlayerStartError, TimeLimits
 from tuner.cli import arguments
 from tuner.cli.play import short_reason
+from tuner.cli.progress import games_bar
 from tuner.errors import UserError
 from tuner.study.botnames import parse_bot_name
 from tuner.measure.matches import run_match
@@ -36,12 +38,15 @@ def run(args) -> int:
         raise UserError(str(error)) from None
     limits = TimeLimits(args.first_timeout, args.turn_timeout)
     try:
-        result = run_match(bot_a, bot_b, args.games, args.league, args.seed, args.jobs, limits)
+        with games_bar(args.games, "match") as step:
+            result = run_match(bot_a, bot_b, args.games, args.league, args.seed, args.jobs, limits, step)
     except PlayerStartError as error:
         raise UserError(str(error)) from None
+    always = [name for bot, name in (("A", result.bot_a), ("B", result.bot_b))
+              if len(result.disqualifications(bot)) == len(result.results)]
     if args.json:
         print(json.dumps({**result.to_json(), "versions": versions()}))
-        return 0
+        return EXIT_ALWAYS_DISQUALIFIED if always else 0
     s = result.stats
     print(f"{result.bot_a} vs {result.bot_b}: {s.games} games in league {result.league} (seed {result.seed})")
     print(f"  wins {s.wins}, draws {s.draws}, losses {s.losses}")
@@ -50,7 +55,14 @@ def run(args) -> int:
     print(f"  mean score margin {s.mean_margin:+.2f} (95% CI {s.margin_ci[0]:+.2f} to {s.margin_ci[1]:+.2f})")
     for bot, name in (("A", result.bot_a), ("B", result.bot_b)):
         print_disqualifications(name, result.disqualifications(bot))
+    if always:
+        print(f"error: {' and '.join(always)} was disqualified in every game: the match measured nothing",
+              file=sys.stderr)
+        return EXIT_ALWAYS_DISQUALIFIED
     return 0
+
+
+EXIT_ALWAYS_DISQUALIFIED = 3
 
 
 def print_disqualifications(name: str, games: list) -> None:

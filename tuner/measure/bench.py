@@ -24,6 +24,22 @@ from tuner.measure.pool import ProcessPool
 
 MASK64 = (1 << 64) - 1
 YARDSTICK_GREEDY = ("greedy:12,2", "greedy:14,3")
+# The C++ speed yardstick's checksums (shared/bench/README.md section 7): the same games, the same results.
+YARDSTICK_CHECKSUMS = {1000: "16200177822221118652", 10000: "4337446247251085928", 100000: "17108518302265787352",
+                       300000: "11481929905474676003", 1000000: "2075877841124685924"}
+
+
+def yardstick_check(result: dict) -> str:
+    """Whether a greedy bench's checksum is the yardstick's for the same number of games."""
+    if result["bot"] != "greedy":
+        return "no yardstick checksum for this bot (greedy plays the yardstick's workload)"
+    expected = YARDSTICK_CHECKSUMS.get(result["games"])
+    if expected is None:
+        return (f"the yardstick's checksum is known for N = {', '.join(f'{n:,}' for n in YARDSTICK_CHECKSUMS)} "
+                f"games only")
+    if expected == result["checksum"]:
+        return "equals the speed yardstick's checksum for the same games"
+    return f"DIFFERS from the speed yardstick's checksum {expected}: the games are not the yardstick's"
 
 
 @kernel

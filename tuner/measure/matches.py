@@ -6,7 +6,7 @@ both on K processes (`tuner.measure.pool`).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Optional
+from typing import Callable, Optional
 
 import numpy as np
 
@@ -99,33 +99,44 @@ def disqualification_record(d) -> dict:
             "stderr": d.report.stderr_tail[-STDERR_LINES:]}
 
 
+REFEREE_ROUND_PAIRS = 4  # seed pairs per process between two progress steps (a program game takes ~0.1 s)
+
+
 def play_referee_games(bot_a: Bot, bot_b: Bot, seeds, swapped, league: int, jobs: int = 1,
-                       limits: TimeLimits = TimeLimits()) -> list:
-    """(final scores by player index, disqualifications) of each game, played through the referee."""
+                       limits: TimeLimits = TimeLimits(), progress: Optional[Callable[[int], None]] = None) -> list:
+    """(final scores by player index, disqualifications) of each game, played through the referee, in rounds
+    of a few games per process; `progress(games)` after each round."""
     pool = ProcessPool(jobs)
-    parts = pool.map(_program_chunk, [(bot_a, bot_b, seeds[c], swapped[c], league, limits)
-                                      for c in split(len(seeds), jobs, 2)])
-    return [outcome for part in parts for outcome in part]
+    out: list = []
+    step = 2 * REFEREE_ROUND_PAIRS * pool.jobs
+    for start in range(0, len(seeds), step):
+        part_seeds, part_swapped = seeds[start:start + step], swapped[start:start + step]
+        parts = pool.map(_program_chunk, [(bot_a, bot_b, part_seeds[c], part_swapped[c], league, limits)
+                                          for c in split(len(part_seeds), jobs, 2)])
+        out += [outcome for part in parts for outcome in part]
+        if progress is not None:
+            progress(len(part_seeds))
+    return out
 
 
 def play_schedule(bot_a: Bot, bot_b: Bot, seeds, swapped, league: int, jobs: int = 1,
-                  limits: Optional[TimeLimits] = None) -> list:
+                  limits: Optional[TimeLimits] = None, progress: Optional[Callable[[int], None]] = None) -> list:
     """(final scores by player index, disqualifications) of each scheduled game: compiled batches between
     in-engine bots, the referee when a program plays. `swapped[g]`: A is player 1 in game g."""
     if bot_a.in_engine and bot_b.in_engine:
         scores = play_engine_games(bot_a, bot_b, seeds, swapped, league, jobs)
         return [((int(p0), int(p1)), ()) for p0, p1 in scores]
-    return play_referee_games(bot_a, bot_b, seeds, swapped, league, jobs, limits or TimeLimits())
+    return play_referee_games(bot_a, bot_b, seeds, swapped, league, jobs, limits or TimeLimits(), progress)
 
 
 def run_match(bot_a: Bot, bot_b: Bot, games: int, league: int = 3, seed: int = 0, jobs: int = 1,
-              limits: Optional[TimeLimits] = None) -> MatchResult:
+              limits: Optional[TimeLimits] = None, progress: Optional[Callable[[int], None]] = None) -> MatchResult:
     """Play `games` (even) games between A and B and summarise them from A's side."""
     if games < 2 or games % 2:
         raise ValueError(f"games must be an even number >= 2 (each seed is played twice), got {games}")
     pair_seeds = game_seeds(seed, games // 2, "match")
     seeds, swapped = paired_schedule(pair_seeds)
-    outcomes = play_schedule(bot_a, bot_b, seeds, swapped, league, jobs, limits)
+    outcomes = play_schedule(bot_a, bot_b, seeds, swapped, league, jobs, limits, progress)
     results = [GameResult(int(s), 1 if w else 0, scores, deactivated)
                for s, w, (scores, deactivated) in zip(seeds, swapped, outcomes)]
     return MatchResult(bot_a.name, bot_b.name, league, seed, results, tally([r.margin for r in results]))

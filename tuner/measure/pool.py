@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import os
 import signal
-from typing import Callable, Sequence
+from typing import Callable, Optional, Sequence
 
 from joblib.externals.loky import get_reusable_executor
 
@@ -40,16 +40,27 @@ class ProcessPool:
                                                    timeout=600)
         return self._executor
 
-    def map(self, function: Callable, tasks: Sequence[tuple]) -> list:
-        """`[function(*task) for task in tasks]`, the first task here and the others on the workers (at most
-        `jobs` tasks make sense)."""
+    def map(self, function: Callable, tasks: Sequence[tuple], on_done: Optional[Callable] = None) -> list:
+        """`[function(*task) for task in tasks]`, the first task here and the others on the workers; `on_done(i)`
+        is called as task i ends (for a progress bar)."""
         if not tasks:
             return []
         executor = self._workers() if len(tasks) > 1 else None
         futures = [executor.submit(function, *task) for task in tasks[1:]] if executor is not None else []
-        first = function(*tasks[0])
-        rest = [future.result() for future in futures] if executor is not None else [function(*t) for t in tasks[1:]]
-        return [first, *rest]
+        for i, future in enumerate(futures, start=1):
+            if on_done is not None:
+                future.add_done_callback(lambda _, i=i: on_done(i))
+        results = [function(*tasks[0])]
+        if on_done is not None:
+            on_done(0)
+        for i, task in enumerate(tasks[1:], start=1):
+            if executor is not None:
+                results.append(futures[i - 1].result())
+            else:
+                results.append(function(*task))
+                if on_done is not None:
+                    on_done(i)
+        return results
 
     def on_every_worker(self, function: Callable, *args) -> None:
         """Run `function(*args)` here and once per worker (to compile or load the kernels before timing)."""

@@ -75,8 +75,11 @@ def export_source_from_study(path: Path, trial: Optional[int], league: Optional[
 
 
 def _bot(config: StudyConfig, chosen: Pick, path):
+    pruned = chosen.trial is not None and bool(chosen.trial.user_attrs.get("pruned"))
     return tuned_bot(config).bot(chosen.params, f"study:{path}" + (f"#{chosen.number}" if chosen.number is not None
-                                                                     else ""), {"study": config.name})
+                                                                     else ""),
+                                 {"study": config.name, "trial": chosen.number, "label": chosen.label,
+                                  "pruned": pruned})
 
 
 def trial_source(config: StudyConfig, study, trial, exported: Optional[str] = None) -> dict:
