@@ -125,6 +125,8 @@ def read_turn(readline):
 def main():
     readline = sys.stdin.readline
     cells = readline()
+    if not cells.strip():  # no game: nothing to answer
+        return
     richness = read_richness([cells.strip()] + [readline().strip() for _ in range(int(cells))])
     mp = None
     while True:

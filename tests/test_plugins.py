@@ -1,0 +1,98 @@
+"""A bot is a plug-in: adding one touches its own folder and one registration line, then the generated dispatch.
+
+In a copy of the project a toy bot (always the first legal move, with one parameter) is added; after `python -m
+bots.generate` it plays in the compiled arena, through the referee, as a bot name with parameters, in `tuner
+params`, and exports as a standalone file - and nothing else of the project was edited."""
+from __future__ import annotations
+
+import filecmp
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+from tests.conftest import ROOT
+
+TOY_INIT = '''"""`toy`: the first legal move, or WAIT while fewer than `patience` days have passed."""
+from bots.plugin import BotPlugin
+from bots.schema import Param, Schema
+from bots.toy.policy import toy_move
+
+SCHEMA = Schema("toy", [Param("patience", "int", 0, 23, 0, "days to wait before playing")])
+PLUGIN = BotPlugin("toy", "the first legal move", toy_move, SCHEMA)
+'''
+
+TOY_POLICY = '''"""The toy bot's policy."""
+from engine import rules
+from engine.jit import hot
+
+
+@hot
+def toy_move(mp, s, p, seat):
+    if s.day < seat.params[0]:
+        return rules.WAIT, 0, 0
+    count, _, _, _ = rules.legal_moves(mp, s, p, seat.moves)
+    return rules.decode_move(seat.moves[count - 1])
+'''
+
+CHECK = '''
+import json, numpy as np
+from bots.arena import play_batch
+from bots.export import export_bot
+from bots.names import parse_bot
+from bots.seat import new_seat_array
+from engine.referee import play_game
+seats = new_seat_array(2)
+seats[0] = parse_bot("toy").seat[0]
+seats[1] = parse_bot("greedy").seat[0]
+batch = play_batch(np.arange(1, 21), 3, seats)
+report = play_game(5, 3, [parse_bot("toy:patience=3").player(), parse_bot("greedy").player()])
+export_bot(parse_bot("toy"), 3, "toy_export.py", ["a toy"])
+print(json.dumps({"scores": batch.score.sum(axis=0).tolist(), "deactivated": report.outcome.deactivated}))
+'''
+
+
+def test_a_toy_bot_is_its_folder_and_one_registration_line(tmp_path):
+    copy = tmp_path / "project"
+    for name in ("engine", "bots", "tuner"):
+        shutil.copytree(ROOT / name, copy / name, ignore=shutil.ignore_patterns("__pycache__", "*.py[cod]"))
+    (copy / "bots" / "toy").mkdir()
+    (copy / "bots" / "toy" / "__init__.py").write_text(TOY_INIT)
+    (copy / "bots" / "toy" / "policy.py").write_text(TOY_POLICY)
+    registry = copy / "bots" / "registry.py"
+    lines = registry.read_text().splitlines(keepends=True)
+    end = lines.index(")\n", next(i for i, line in enumerate(lines) if line.startswith("REGISTERED = (")))
+    registry.write_text("".join(lines[:end] + ['    "toy",\n'] + lines[end:]))
+    env = {**os.environ, "PYTHONPATH": str(copy), "NUMBA_CACHE_DIR": str(tmp_path / "cache")}
+
+    def run(*args):
+        return subprocess.run([sys.executable, *args], cwd=copy, env=env, capture_output=True, text=True, timeout=900)
+
+    check = run("-m", "bots.generate", "--check")
+    assert check.returncode == 1 and "out of date" in check.stderr
+    assert run("-m", "bots.generate").returncode == 0
+    assert "toy_move" in (copy / "bots" / "dispatch.py").read_text()
+    played = run("-c", CHECK)
+    assert played.returncode == 0, played.stderr
+    assert '"deactivated": []' in played.stdout
+    params = run("-m", "tuner.cli", "params", "--bot", "toy")
+    assert params.returncode == 0 and "patience" in params.stdout
+    # The exported file, as a program, plays game for game as the compiled toy.
+    args = ("greedy", "--games", "4", "--json")
+    as_program = run("-m", "tuner.cli", "match", f"cmd:{sys.executable} {copy / 'toy_export.py'}", *args)
+    in_engine = run("-m", "tuner.cli", "match", "toy", *args)
+    assert as_program.returncode == 0 and in_engine.returncode == 0, as_program.stderr + in_engine.stderr
+    assert json.loads(as_program.stdout)["results"] == json.loads(in_engine.stdout)["results"]
+    # Nothing else was edited: the registry gained one line, the dispatch was regenerated, the toy is new.
+    changed = set()
+    for name in ("engine", "bots", "tuner"):
+        for path in (copy / name).rglob("*.py"):
+            original = ROOT / path.relative_to(copy)
+            if not original.exists() or not filecmp.cmp(path, original, shallow=False):
+                changed.add(str(path.relative_to(copy)))
+    assert changed == {"bots/registry.py", "bots/dispatch.py", "bots/toy/__init__.py", "bots/toy/policy.py"}
+    added = set(registry.read_text().splitlines()) - set((ROOT / "bots" / "registry.py").read_text().splitlines())
+    assert added == {'    "toy",'}
+    assert Path(copy / "toy_export.py").read_text().count("def toy_move") == 1
