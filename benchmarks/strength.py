@@ -2,6 +2,8 @@
 
     python benchmarks/strength.py                          # heuristic vs greedy and random, leagues 1, 2, 3
     python benchmarks/strength.py --bot heuristic:tuned.json --opponents greedy --leagues 3 --seeds 2000
+    python benchmarks/strength.py --cross greedy heuristic sunrate rush seeder search --seeds 500
+                                                           # every bot against every other: a markdown table
 
 Seeds are first_seed .. first_seed + N - 1 (default 1..1000). Opponents are built for each league as
 `parse_bot(name, league)` builds them (greedy's complete_day defaults by league).
@@ -21,6 +23,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bots.names import parse_bot  # noqa: E402
 from bots.seat import new_seat_array  # noqa: E402
 from bots.arena import DRAW, play_batch  # noqa: E402
+from tuner.measure.stats import wilson_interval  # noqa: E402
 
 
 def measure(bot: str, opponent: str, league: int, seeds) -> dict:
@@ -50,6 +53,31 @@ def measure(bot: str, opponent: str, league: int, seeds) -> dict:
     }
 
 
+def interval(r: dict) -> tuple:
+    return wilson_interval(r["wins"] + 0.5 * r["draws"], r["games"])
+
+
+def cross_table(bots: list, league: int, seeds) -> str:
+    """Markdown: row bot's win rate against column bot (95% CI), and each bot's games per second in the row."""
+    header = "| bot (row) vs (column) | " + " | ".join(f"`{b}`" for b in bots) + " | mean | games/s |"
+    lines = [header, "|" + "---|" * (len(bots) + 3)]
+    for bot in bots:
+        cells, rates, seconds, games = [], [], 0.0, 0
+        for opponent in bots:
+            if opponent == bot:
+                cells.append("-")
+                continue
+            r = measure(bot, opponent, league, seeds)
+            low, high = interval(r)
+            cells.append(f"{r['win_rate']:.1%} ({low:.0%}-{high:.0%})")
+            rates.append(r["win_rate"])
+            seconds += r["seconds"]
+            games += r["games"]
+        lines.append(f"| `{bot}` | " + " | ".join(cells) + f" | {sum(rates) / len(rates):.1%} | "
+                     f"{games / seconds:,.0f} |")
+    return "\n".join(lines)
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--bot", default="heuristic", help="the bot measured (default heuristic)")
@@ -58,8 +86,18 @@ def main(argv=None) -> int:
     parser.add_argument("--seeds", type=int, default=1000, help="number of seeds, each played twice (default 1000)")
     parser.add_argument("--first-seed", type=int, default=1)
     parser.add_argument("--json", action="store_true", help="one JSON object per line")
+    parser.add_argument("--cross", nargs="+", metavar="BOT", help="a cross table of these bots (league: the first "
+                        "of --leagues)")
     args = parser.parse_args(argv)
     seeds = np.arange(args.first_seed, args.first_seed + args.seeds, dtype=np.int64)
+    if args.cross:
+        for bot in args.cross:  # compile before timing
+            measure(bot, "greedy", args.leagues[0], seeds[:2])
+        print(f"league {args.leagues[-1] if len(args.leagues) == 1 else args.leagues[0]}, seeds {args.first_seed}.."
+              f"{args.first_seed + args.seeds - 1}, each twice with sides swapped ({2 * args.seeds} games a cell); "
+              f"games/s: the row bot's games on one core (both sides' moves)")
+        print(cross_table(args.cross, args.leagues[0], seeds))
+        return 0
     for league in args.leagues:
         for opponent in args.opponents:
             r = measure(args.bot, opponent, league, seeds)

@@ -1,0 +1,79 @@
+"""How much of the engine's speed a tuning study uses: the quickstart's games per second against `tuner bench --bot
+heuristic`'s, run one after the other with the same --jobs (the machine is shared: compare side by side).
+
+    python benchmarks/study_speed.py [--jobs 1 2] [--timeout 120] [--study studies/quickstart.toml]
+
+For each --jobs value: a fresh copy of the study runs for --timeout seconds (its own time budget replaced), then
+the bench plays heuristic self-play on the same number of processes. Prints both figures, their ratio, the
+study's trials and storage bytes per trial, and the ratio of games/s between the --jobs values.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def tuner(*args: str, cwd=ROOT) -> str:
+    result = subprocess.run([sys.executable, "-m", "tuner.cli", *args], cwd=cwd, capture_output=True, text=True)
+    if result.returncode != 0:
+        raise SystemExit(f"tuner {' '.join(args)} failed:\n{result.stderr}")
+    return result.stdout
+
+
+def study_run(study: Path, jobs: int, timeout: float) -> dict:
+    with tempfile.TemporaryDirectory(prefix="study-speed-") as folder:
+        copy = Path(folder) / study.name
+        text = study.read_text()
+        text = re.sub(r"^validation_pairs\s*=.*$", "validation_pairs = 0", text, flags=re.M)
+        copy.write_text(text)
+        for sibling in study.parent.glob("*.json"):  # parameter files a pool may name
+            shutil.copy(sibling, Path(folder) / sibling.name)
+        out = tuner("tune", str(copy), "--no-progress", "--timeout", str(timeout), "--jobs", str(jobs))
+        done = re.search(r"^done: (\d+) trials \((\d+) pruned\) in (\d+)s, ([\d,]+) games \(([\d,]+) games/s\)", out,
+                         re.M)
+        storage = sum(p.stat().st_size for p in Path(folder).iterdir()
+                      if p.is_file() and p.name.startswith(study.stem) and p.suffix not in (".toml", ".tuner-lock"))
+        trials = int(done.group(1))
+        return {"trials": trials, "pruned": int(done.group(2)), "seconds": int(done.group(3)),
+                "games": int(done.group(4).replace(",", "")), "games_per_s": int(done.group(5).replace(",", "")),
+                "storage_bytes": storage, "bytes_per_trial": round(storage / max(1, trials))}
+
+
+def bench_run(jobs: int, games: int) -> dict:
+    return json.loads(tuner("bench", "--bot", "heuristic", "--games", str(games), "--jobs", str(jobs), "--json"))
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--jobs", type=int, nargs="+", default=[1, 2])
+    parser.add_argument("--timeout", type=float, default=120)
+    parser.add_argument("--bench-games", type=int, default=300_000)
+    parser.add_argument("--study", type=Path, default=ROOT / "studies" / "quickstart.toml")
+    args = parser.parse_args()
+    rows = []
+    for jobs in args.jobs:
+        study = study_run(args.study, jobs, args.timeout)
+        bench = bench_run(jobs, args.bench_games)
+        ratio = study["games_per_s"] / bench["games_per_sec"]
+        rows.append((jobs, study, bench, ratio))
+        print(f"--jobs {jobs}: study {study['games_per_s']:,} games/s ({study['trials']} trials, {study['pruned']} "
+              f"pruned, {study['games']:,} games in {study['seconds']} s, {study['bytes_per_trial']:,} bytes of "
+              f"storage a trial); bench heuristic {bench['games_per_sec']:,.0f} games/s; ratio {ratio:.2f}",
+              flush=True)
+    if len(rows) > 1:
+        base = rows[0][1]["games_per_s"]
+        for jobs, study, _, _ in rows[1:]:
+            print(f"--jobs {jobs} vs --jobs {rows[0][0]}: {study['games_per_s'] / base:.2f}x the study's games/s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
