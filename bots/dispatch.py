@@ -7,6 +7,10 @@ from __future__ import annotations
 from bots.greedy.policy import greedy_seat
 from bots.heuristic.policy import heuristic_seat
 from bots.random.policy import random_move
+from bots.rush.policy import rush_move
+from bots.search.policy import search_move
+from bots.seeder.policy import seeder_move
+from bots.sunrate.policy import sunrate_move
 from bots.wait.policy import wait_move
 from engine import rules
 from engine.jit import hot, kernel
@@ -24,6 +28,14 @@ def decide(mp, s, p, seat):
         return wait_move(mp, s, p, seat)
     if kind == 3:  # heuristic
         return heuristic_seat(mp, s, p, seat)
+    if kind == 4:  # sunrate
+        return sunrate_move(mp, s, p, seat)
+    if kind == 5:  # rush
+        return rush_move(mp, s, p, seat)
+    if kind == 6:  # seeder
+        return seeder_move(mp, s, p, seat)
+    if kind == 7:  # search
+        return search_move(mp, s, p, seat)
     return rules.WAIT, 0, 0
 
 

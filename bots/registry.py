@@ -17,6 +17,10 @@ REGISTERED = (
     "random",
     "wait",
     "heuristic",
+    "sunrate",
+    "rush",
+    "seeder",
+    "search",
 )
 
 

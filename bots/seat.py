@@ -9,9 +9,13 @@ import numpy as np
 
 from engine.javarandom import seed_state
 from engine.jit import hot
+from engine.records import STATE_DTYPE
 from engine.rules import MAX_MOVES
 
 MAX_PARAMS = 64
+SCRATCH_STATES = 64  # scratch game states, integers and floats of a seat: what a search bot works in
+SCRATCH_INTS = 64
+SCRATCH_FLOATS = 64
 
 SEAT_DTYPE = np.dtype(
     [
@@ -20,6 +24,9 @@ SEAT_DTYPE = np.dtype(
         ("rng", np.int64),  # its java.util.Random-style state during a game
         ("params", np.float64, MAX_PARAMS),
         ("moves", np.int64, MAX_MOVES),  # scratch space for move lists (a record field: no reference counting)
+        ("states", STATE_DTYPE, SCRATCH_STATES),  # scratch game states (search bots)
+        ("ints", np.int64, SCRATCH_INTS),
+        ("floats", np.float64, SCRATCH_FLOATS),
     ],
     align=True,
 )

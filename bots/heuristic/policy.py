@@ -23,8 +23,9 @@ import numpy as np
 
 from bots.cells import richest, spread
 from bots.heuristic.schema import KNOTS, SCHEMA
+from bots.sunlight import LINES, grow_income
 from engine import rules
-from engine.geometry import CELLS, SHADOW_RAY, WITHIN
+from engine.geometry import CELLS, WITHIN
 from engine.jit import hot, kernel, lowest_bit, popcount
 
 # Parameter indexes (schema order).
@@ -57,16 +58,6 @@ KNOT_LEFT = np.array(KNOTS, dtype=np.int64)
 KNOT_COUNT = len(KNOTS)
 
 
-def _lines():
-    """LINES[c]: the cells on c's six shadow lines up to distance 3 (where a tree shades c or c shades it)."""
-    lines = np.zeros(CELLS, dtype=np.int64)
-    for c in range(CELLS):
-        for d in range(6):
-            lines[c] |= int(SHADOW_RAY[(d * CELLS + c) * 4 + 3])
-    return lines
-
-
-LINES = _lines()
 NO_SCORE = -1.0e9  # below any score: every candidate qualifies
 
 
@@ -95,65 +86,6 @@ def want_complete(mp, s, p, params, left, mine3):
     keep = by_left(params, P_KEEP3, left) + params[P_KEEP3_PER_OPP3] * popcount(s.mine[1 - p] & s.trees[3])
     keep += params[P_KEEP3_PER_LOST_NUTRIENT] * (rules.STARTING_NUTRIENTS - s.nutrients)
     return n3 > keep
-
-
-@hot
-def sun_of(bits, t1, t2, t3):
-    """Sun a day the trees of `bits` yield when in the sun: their sizes summed."""
-    return popcount(bits & t1) + 2 * popcount(bits & t2) + 3 * popcount(bits & t3)
-
-
-@hot
-def yield_gain(c, m, o, b1, b2, b3):
-    """Change in what the tree on c yields when the sun points to o if it grows to size m (from m - 1).
-    b1, b2, b3: the cells holding trees of size >= 1, >= 2, >= 3. A tree on the sun's side of c shades it
-    when it reaches c (size >= distance) and is at least as tall."""
-    behind = (((o + 3) % 6) * CELLS + c) * 4
-    far = SHADOW_RAY[behind + 3] & b3
-    mid = SHADOW_RAY[behind + 2] & b2 | far
-    near = SHADOW_RAY[behind + 1] & b1 | mid
-    gain = 0
-    if m == 1:
-        if near == 0:
-            gain = 1
-    elif m == 2:
-        if mid == 0:
-            gain = 2
-        if near == 0:
-            gain -= 1
-    else:
-        if far == 0:
-            gain = 3
-        if mid == 0:
-            gain -= 2
-    return gain
-
-
-@hot
-def grow_income(s, p, c, k, days, w_sun, w_opp):
-    """Weighted change in sun income a day, averaged over `days` days from tomorrow, if the tree of size k on c
-    grows: its own yield, and the shadows it newly casts on its owner's and on the opponent's trees."""
-    t1 = s.trees[1]
-    t2 = s.trees[2]
-    t3 = s.trees[3]
-    b2 = t2 | t3
-    b1 = t1 | b2
-    upto_m = t1
-    upto_k = 0
-    if k == 1:
-        upto_k = t1
-        upto_m = t1 | t2
-    elif k == 2:
-        upto_k = t1 | t2
-        upto_m = b1
-    total = 0.0
-    for h in range(1, days + 1):
-        o = (s.day + h) % 6
-        ahead = (o * CELLS + c) * 4
-        victims = SHADOW_RAY[ahead + k + 1] & upto_m & ~(SHADOW_RAY[ahead + k] & upto_k)
-        own = yield_gain(c, k + 1, o, b1, b2, t3) - sun_of(victims & s.mine[p], t1, t2, t3)
-        total += w_sun * own + w_opp * sun_of(victims & s.mine[1 - p], t1, t2, t3)
-    return total / days
 
 
 @hot

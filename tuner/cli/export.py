@@ -28,7 +28,7 @@ def register(commands) -> None:
     parser = commands.add_parser("export", help="export a bot as one standalone Python file for CodinGame")
     parser.add_argument("study", nargs="?", metavar="STUDY.toml", help="export the best trial of this study")
     parser.add_argument("--trial", type=int, metavar="N", help="with a study: export trial N instead of the best")
-    parser.add_argument("--params", type=Path, metavar="FILE.json", help="a heuristic parameter file")
+    parser.add_argument("--params", type=Path, metavar="FILE.json", help="a parameter file (any bot with parameters)")
     parser.add_argument("--bot", help="any exportable bot name (default: heuristic with its schema defaults)")
     parser.add_argument("--league", type=arguments.league,
                         help="league the bot plays (default: the parameter file's or study's league, else 3)")
@@ -57,7 +57,7 @@ def _resolve(args):
         except ParamError as error:
             raise UserError(str(error)) from None
         league = args.league or params_file.league
-        bot = parse_bot_name(f"heuristic:{args.params}", league)
+        bot = parse_bot_name(f"{params_file.bot}:{args.params}", league)
         origin = [f"Parameters: {args.params} (bot {params_file.bot}, league {params_file.league})"]
         origin += [f"  {key}: {value}" for key, value in params_file.source.items()]
         return bot, league, origin

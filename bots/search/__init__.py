@@ -1,0 +1,16 @@
+"""`search[:N]`: rollout improvement over the heuristic bot. At each decision a few candidate moves are played out
+to the end of the game (both players then following the default heuristic) within a budget of N simulated turns
+per move, and the move whose playout ends with the best score margin is played (`policy`)."""
+from bots.plugin import BotPlugin, Setup, int_argument
+from bots.search.policy import search_move
+from bots.search.schema import SCHEMA
+
+
+def _budget(name: str, arg: str, league: int) -> Setup:
+    budget = SCHEMA.by_name["budget"]
+    return Setup({"budget": int_argument(arg, "budget", name, budget.low, budget.high)})
+
+
+PLUGIN = BotPlugin("search", "playouts of candidate moves to the end of the game, the default heuristic playing "
+                   "both sides, within a budget of simulated turns per move", search_move, SCHEMA, argument="N",
+                   parse_argument=_budget)

@@ -1,0 +1,88 @@
+"""The `search` bot's policy: rollout improvement over the heuristic bot, with a budget of simulated turns.
+
+At each decision the candidate moves (`candidates`: the base policy's move first, then the others by a cheap
+prior) are each played out to the end of the game, both players then following the base policy (the
+heuristic bot with default parameters), and the move whose playout ends with the best margin is played.
+The base move's playout is the principal variation: its value is kept with the states it predicts at the
+player's next decisions, so while the game follows the prediction (the opponent plays as the base policy
+does) the base move needs no new playout, and each move's budget goes to alternatives.
+
+Budget: `budget` simulated turns per move, saved in a bank (capped at `bank_cap` moves' worth) and spent on
+playouts: the base playout when the prediction broke, then alternatives, one more while the bank is
+positive. A playout from the start of the game costs about 90 turns, one on the last day a few.
+
+Scratch memory (the seat's record arrays): states[0 .. 2 * (KEEP + 1)) hold two principal-variation
+buffers (a playout's working state and the KEEP states it predicts), ints the bookkeeping below, floats[0]
+the principal variation's value.
+"""
+from __future__ import annotations
+
+from bots.search.candidates import candidates
+from bots.search.schema import SCHEMA
+from bots.search.simulate import base_move, playout, same_state
+from engine import rules
+from engine.jit import kernel
+
+P_BUDGET = SCHEMA.index("budget")
+P_MIN_GAIN = SCHEMA.index("min_gain")
+P_MAX_ALTERNATIVES = SCHEMA.index("max_alternatives")
+P_BANK_CAP = SCHEMA.index("bank_cap")
+
+KEEP = 31  # predicted decisions kept per playout: two buffers of KEEP + 1 states fill SCRATCH_STATES
+I_PV = 0  # which buffer holds the principal variation (0 or 1)
+I_POS = 1  # index in it of the state expected at this decision
+I_KEPT = 2  # predicted states it holds
+I_BANK = 3  # simulated turns the bot may still spend
+F_VALUE = 0
+
+
+@kernel
+def search_move(mp, s, p, seat):
+    """Player p's move (kind, a, b)."""
+    ints = seat.ints
+    if s.day == 0 and s.dormant == 0:  # a game's first turn: nothing carries over from the previous game
+        ints[I_KEPT] = 0
+    budget = 40
+    ints[I_BANK] = min(ints[I_BANK] + budget, budget * int(seat.params[P_BANK_CAP]))
+    pv = ints[I_PV]
+    pos = ints[I_POS]
+    valid = 1 <= pos <= ints[I_KEPT] and same_state(s, seat.states[pv * (KEEP + 1) + pos])
+    n = candidates(mp, s, p, seat.moves)
+    if n == 1:
+        if valid:
+            ints[I_POS] = pos + 1
+        else:
+            ints[I_KEPT] = 0
+        return rules.decode_move(seat.moves[0])
+    ok, oa, ob = rules.WAIT, 0, 0
+    if not s.waiting[1 - p]:
+        ok, oa, ob = base_move(mp, s, 1 - p)
+    if valid:
+        best = seat.floats[F_VALUE]
+        ints[I_POS] = pos + 1
+    else:
+        kind, a, b = rules.decode_move(seat.moves[0])
+        best, kept, turns = playout(mp, s, p, kind, a, b, ok, oa, ob, seat.states, pv * (KEEP + 1), KEEP)
+        ints[I_POS] = 1
+        ints[I_KEPT] = kept
+        ints[I_BANK] -= turns
+    best_move = seat.moves[0]
+    bar = best + seat.params[P_MIN_GAIN]
+    n = min(n, 1 + int(seat.params[P_MAX_ALTERNATIVES]))
+    i = 1
+    while i < n and ints[I_BANK] > 0:
+        kind, a, b = rules.decode_move(seat.moves[i])
+        spare = 1 - pv
+        value, kept, turns = playout(mp, s, p, kind, a, b, ok, oa, ob, seat.states, spare * (KEEP + 1), KEEP)
+        ints[I_BANK] -= turns
+        if value > bar:
+            best = value
+            bar = value
+            best_move = seat.moves[i]
+            pv = spare
+            ints[I_PV] = pv
+            ints[I_POS] = 1
+            ints[I_KEPT] = kept
+        i += 1
+    seat.floats[F_VALUE] = best
+    return rules.decode_move(best_move)

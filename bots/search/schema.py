@@ -1,0 +1,15 @@
+"""The `search` bot's parameters, in the order the compiled policy reads them from `seat.params`."""
+from __future__ import annotations
+
+from bots.schema import Param, Schema
+
+PARAMS = [
+    Param("budget", "int", 1, 10000, 60,
+          "simulated turns per move (playouts to the end of the game; `search:N` sets it)"),
+    Param("min_gain", "float", 0.0, 50.0, 0.0,
+          "an alternative replaces the base move only when its playout's margin is better by more than this"),
+    Param("max_alternatives", "int", 0, 200, 200, "alternatives to the base move tried per move at most"),
+    Param("bank_cap", "int", 1, 100, 4, "unspent budget saved for later moves, in moves' worth"),
+]
+
+SCHEMA = Schema("search", PARAMS)

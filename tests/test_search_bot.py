@@ -1,0 +1,127 @@
+"""The `search` bot: legal moves only in every league (through the text-protocol referee and decision by
+decision), the same game from the same seed whatever came before, a budget that changes its play, and its
+bot name and parameters."""
+import numpy as np
+import pytest
+
+from bots.dispatch import decide_once
+from bots.names import BotSpecError, bot_with_params, parse_bot
+from bots.search.schema import SCHEMA
+from bots.seat import new_seat_array, start_seat
+from bots.registry import kind_of
+from engine import rules
+from bots.arena import play_batch
+from engine.javarandom import seed_state
+from engine.maps import generate_map
+from engine.players import TimeLimits
+from engine.records import new_map_array, new_state_array
+from engine.referee import play_game
+
+LIMITS = TimeLimits(first_ms=60000, turn_ms=60000)  # the first decision may wait for the compiler
+
+
+@pytest.mark.parametrize("league", [1, 2, 3])
+@pytest.mark.parametrize("opponent, side", [("heuristic", 0), ("random:3", 1)])
+def test_the_referee_accepts_every_move_of_the_search_bot(league, opponent, side):
+    bots = [parse_bot("search", league).player(), parse_bot(opponent, league).player()]
+    if side:
+        bots.reverse()
+    report = play_game(40 + league, league, bots, LIMITS)
+    assert report.outcome.deactivated == []
+    actions = [r for r in report.records if r["t"] == "ACTIONS"]
+    answered = [r for r in actions if r["output"][side] is not None]
+    assert len(answered) > {1: 3, 2: 10, 3: 40}[league]
+    assert [r["error"][side] for r in answered if r["error"][side]] == []
+    assert any(r["action"][side] != "WAIT" for r in answered)
+
+
+def play_checked(seed, league, seats):
+    """One game through the rules functions, every decision checked against the legal moves; returns the
+    final scores."""
+    mp_array, s_array = new_map_array(), new_state_array()
+    mp, s = mp_array[0], s_array[0]
+    generate_map(seed_state(seed), league, mp)
+    rules.new_game(mp, s)
+    for p in range(2):
+        start_seat(seats[p][0], seed, p)
+    legal = np.zeros(rules.MAX_MOVES, np.int64)
+    rules.start_day(mp, s)
+    while True:
+        moves = []
+        for p in range(2):
+            if s["waiting"][p]:
+                moves.append((rules.WAIT, 0, 0))
+                continue
+            kind, a, b = (int(v) for v in decide_once(mp, s, p, seats[p][0]))
+            count = int(rules.legal_moves(mp, s, p, legal)[0])
+            assert int(rules.encode_move(kind, a, b)) in set(legal[:count].tolist()), (seed, league, p, kind, a, b)
+            moves.append((kind, a, b))
+        (k0, a0, b0), (k1, a1, b1) = moves
+        rules.resolve_turn(mp, s, k0, a0, b0, k1, a1, b1)
+        if s["waiting"][0] and s["waiting"][1]:
+            if rules.end_day(mp, s):
+                return [int(v) for v in rules.final_scores(s)[:2]]
+            rules.start_day(mp, s)
+
+
+@pytest.mark.parametrize("league", [1, 2, 3])
+def test_every_decision_is_legal_and_the_batch_plays_the_same_games(league):
+    opponents = ["heuristic", "greedy", "random:5", "search:20"]
+    for g, opponent in enumerate(opponents):
+        me = parse_bot("search", league).seat
+        other = parse_bot(opponent, league).seat
+        seed = 300 + g
+        scores = play_checked(seed, league, [me.copy(), other.copy()])
+        seats = new_seat_array(2)
+        seats[0], seats[1] = me[0], other[0]
+        batch = play_batch(np.array([seed], np.int64), league, seats)
+        assert batch.score[0].tolist() == scores
+
+
+def test_a_seed_plays_the_same_game_whatever_was_played_before():
+    seats = new_seat_array(2)
+    seats[0] = parse_bot("search", 3).seat[0]
+    seats[1] = parse_bot("random:9", 3).seat[0]
+    seeds = np.array([11, 12, 13, 11, 13, 12], np.int64)
+    first = play_batch(seeds, 3, seats)
+    again = play_batch(seeds[::-1].copy(), 3, seats)
+    scores = {int(seed): tuple(score) for seed, score in zip(seeds, first.score.tolist())}
+    assert [scores[int(seed)] for seed in seeds] == [tuple(s) for s in first.score.tolist()]
+    assert [scores[int(seed)] for seed in seeds[::-1]] == [tuple(s) for s in again.score.tolist()]
+    seats[1] = parse_bot("heuristic", 3).seat[0]
+    assert play_batch(seeds, 3, seats).score.tolist() == play_batch(seeds, 3, seats).score.tolist()
+
+
+def test_the_budget_changes_the_play():
+    seeds = np.arange(1, 11, dtype=np.int64)
+    results = []
+    for name in ("search:1", "search"):
+        seats = new_seat_array(2)
+        seats[0] = parse_bot(name, 3).seat[0]
+        seats[1] = parse_bot("heuristic", 3).seat[0]
+        results.append(play_batch(seeds, 3, seats).score.tolist())
+    assert results[0] != results[1]
+
+
+def test_search_beats_the_heuristic_it_plays_out():
+    seats = new_seat_array(2)
+    seats[0] = parse_bot("search", 3).seat[0]
+    seats[1] = parse_bot("heuristic", 3).seat[0]
+    seeds = np.arange(1, 31, dtype=np.int64)
+    both = np.concatenate([seeds, seeds])
+    swapped = np.arange(len(both)) >= len(seeds)
+    result = play_batch(both, 3, seats, swapped)
+    assert np.mean(result.winner == swapped.astype(np.int64)) > 0.7
+
+
+def test_bot_names_and_parameters():
+    bot = parse_bot("search:250", 3)
+    assert bot.seat[0]["kind"] == kind_of("search")
+    assert bot.seat[0]["params"][SCHEMA.index("budget")] == 250
+    assert parse_bot("search", 3).seat[0]["params"][SCHEMA.index("budget")] == SCHEMA.by_name["budget"].default
+    for bad in ("search:0", "search:x", "search:100000"):
+        with pytest.raises(BotSpecError, match="budget"):
+            parse_bot(bad, 3)
+    made = bot_with_params("search", {"min_gain": 5.0}, "search", {})
+    assert made.seat[0]["params"][SCHEMA.index("min_gain")] == 5.0
+    assert made.seat[0]["params"][SCHEMA.index("budget")] == SCHEMA.by_name["budget"].default
