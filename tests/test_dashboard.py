@@ -65,9 +65,10 @@ def test_the_dashboard_serves_the_study_trials_attributes_and_artifacts(dashboar
         assert served["state"].upper() == stored.state.name  # dropped trials are PRUNED, apart from the fully played
     best = detail["best_trials"][0]
     assert best["values"][0] == max(t.value for t in study.trials if t.state.name == "COMPLETE")
-    # Trial 0 (the baseline) was the first best trial: its exported bot file is listed and downloads.
-    artifacts = trials[0]["artifacts"]
-    assert [a["filename"] for a in artifacts] == ["shared-trial0.py"]
+    # Trial 0 (the baseline) was the first best trial: its exported bot file and replay page are listed, the bot
+    # downloads.
+    artifacts = sorted(trials[0]["artifacts"], key=lambda a: a["filename"], reverse=True)
+    assert [a["filename"] for a in artifacts] == ["shared-trial0.py", "shared-trial0-vs-baseline.html"]
     source = get(f"{base}/artifacts/{study_id}/{trials[0]['trial_id']}/{artifacts[0]['artifact_id']}").decode()
     assert source.startswith("#!/usr/bin/env python3") and "PARAMS = [" in source and "Study: shared" in source
 

@@ -51,7 +51,8 @@ def check_one_consistent_study(study, outputs: list) -> None:
 
 
 def study_file(tmp_path, name: str, storage=None):
-    return write_study(tmp_path, name, trials=TRIALS, pairs=100, pruner="none", population=POPULATION,
+    # Enough games per trial (about a second a generation) that a worker still loading finds trials to run.
+    return write_study(tmp_path, name, trials=TRIALS, pairs=2500, pruner="none", population=POPULATION,
                        validation_pairs=10, storage=storage)
 
 
