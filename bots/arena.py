@@ -14,14 +14,14 @@ from bots.dispatch import decide
 from bots.seat import start_seat
 from engine import rules
 from engine.javarandom import seed_state
-from engine.jit import hot, kernel, popcount
+from engine.jit import kernel, popcount
 from engine.maps import generate_map
 from engine.records import new_map_array, new_state_array
 
 DRAW = 2
 
 
-@hot
+@kernel
 def play_game(mp, s, seed, league, seat0, seat1):
     """Play one whole game between the bots in seat0 (player 0) and seat1 (player 1), in the records mp and s.
     Returns (final score 0, final score 1, simultaneous turns, bot decisions)."""

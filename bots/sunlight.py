@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from engine.geometry import CELLS, SHADOW_RAY
-from engine.jit import hot, lowest_bit, popcount
+from engine.jit import hot, kernel, lowest_bit, popcount
 
 
 def _lines():
@@ -56,7 +56,7 @@ def yield_gain(c, m, o, b1, b2, b3):
     return gain
 
 
-@hot
+@kernel
 def grow_income(s, p, c, k, days, w_sun, w_opp):
     """Weighted change in sun income a day, averaged over `days` days from tomorrow, if the tree of size k on c
     grows: its own yield, and the shadows it newly casts on its owner's and on the opponent's trees."""
@@ -119,7 +119,7 @@ def up_to(k, t1, t2, t3):
     return t1
 
 
-@hot
+@kernel
 def day_change(mine, c, k, m, o, t1, t2, t3):
     """Change in the sun the owner of the tree on c (its trees: `mine`) and its opponent harvest on a day the
     sun points to o, if that tree goes from size k to size m (k = 0: a seed or no tree; m = 0: a seed or
@@ -160,7 +160,7 @@ def day_change(mine, c, k, m, o, t1, t2, t3):
     return own, opp
 
 
-@hot
+@kernel
 def income_change(s, p, c, k, m, days, w_opp):
     """Weighted change in sun over the next `days` days (from tomorrow) if player p's tree on c goes from size
     k to size m, the other trees unchanged: p's own change minus w_opp times the opponent's."""

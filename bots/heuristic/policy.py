@@ -164,7 +164,7 @@ def best_seed(mp, s, p, params, left, ready):
     return -1, -1
 
 
-@hot
+@kernel
 def heuristic_move(mp, s, p, params):
     """Player p's move (kind, a, b)."""
     mine = s.mine[p]

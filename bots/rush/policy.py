@@ -48,7 +48,7 @@ def wants_complete(mp, s, p, params, c, left):
     return popcount(s.mine[p] & s.trees[3]) > keep
 
 
-@hot
+@kernel
 def best_grow(mp, s, p, params, left, ready):
     """The best tree to grow, or -1."""
     best = -1
@@ -69,7 +69,7 @@ def best_grow(mp, s, p, params, left, ready):
     return best
 
 
-@hot
+@kernel
 def best_seed(mp, s, p, params, left, ready):
     """The SEED as (source, target), or (-1, -1)."""
     mine = s.mine[p]

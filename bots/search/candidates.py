@@ -15,7 +15,7 @@ from bots.cells import spread
 from bots.search.simulate import base_move
 from engine import rules
 from engine.geometry import CELLS, WITHIN
-from engine.jit import hot, lowest_bit, popcount
+from engine.jit import hot, kernel, lowest_bit, popcount
 
 
 @hot
@@ -74,7 +74,7 @@ def add_seeds(mp, s, p, out, n):
     return n
 
 
-@hot
+@kernel
 def candidates(mp, s, p, out):
     """Write the candidate moves (encoded) into `out`, the base move first; returns their number (>= 1)."""
     kind, a, b = base_move(mp, s, p)

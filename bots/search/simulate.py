@@ -5,12 +5,12 @@ from __future__ import annotations
 from bots.heuristic.policy import heuristic_move
 from bots.heuristic.schema import SCHEMA as HEURISTIC_SCHEMA
 from engine import rules
-from engine.jit import hot
+from engine.jit import hot, kernel
 
 BASE_PARAMS = HEURISTIC_SCHEMA.vector({}, len(HEURISTIC_SCHEMA))
 
 
-@hot
+@kernel
 def base_move(mp, s, p):
     """The base policy's move for player p: the search's model of both players' later moves."""
     return heuristic_move(mp, s, p, BASE_PARAMS)
@@ -43,7 +43,7 @@ def same_state(a, b):
     return a.dormant == b.dormant and a.nutrients == b.nutrients and a.day == b.day
 
 
-@hot
+@kernel
 def step(mp, s, kind0, a0, b0, kind1, a1, b1):
     """One simultaneous turn, then the day's end (and the next day's harvest) when both players sleep.
     True when the game is over."""
@@ -55,7 +55,7 @@ def step(mp, s, kind0, a0, b0, kind1, a1, b1):
     return False
 
 
-@hot
+@kernel
 def playout(mp, s, p, kind, a, b, ok, oa, ob, states, first, keep):
     """Player p plays (kind, a, b) and its opponent (ok, oa, ob) this turn, then both play the base policy to
     the end of the game, on states[first]. The states at p's next `keep` decisions are kept in

@@ -54,7 +54,7 @@ def wants_complete(mp, s, p, params, c, left):
     return popcount(s.mine[p] & s.trees[3]) >= params[P_SELL_RATIO] * left
 
 
-@hot
+@kernel
 def best_grow(mp, s, p, params, left, ready):
     """The best tree to grow, or -1."""
     best = -1
@@ -81,7 +81,7 @@ def reach_of(s, trees):
     return spread(trees & s.trees[1], 1) | spread(trees & s.trees[2], 2) | spread(trees & s.trees[3], 3)
 
 
-@hot
+@kernel
 def best_seed(mp, s, p, params, left, ready):
     """The SEED as (source, target), or (-1, -1)."""
     mine = s.mine[p]

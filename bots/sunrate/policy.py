@@ -71,7 +71,7 @@ def complete_score(mp, s, p, params, c, left, n3):
     return point_value * secured + income + params[P_COMPLETE_BIAS]
 
 
-@hot
+@kernel
 def best_seed(mp, s, p, params, left, ready):
     """The best SEED as (score, source, target); source -1 when no seed is wanted. On the last day a seed
     that costs no point of sun bonus scores just above zero: one tree more for the tie-break."""
