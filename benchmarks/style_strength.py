@@ -21,9 +21,9 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks.strength import measure  # noqa: E402
+from bots.arena import play_batch  # noqa: E402
 from bots.names import parse_bot  # noqa: E402
 from bots.seat import new_seat_array  # noqa: E402
-from bots.arena import play_batch  # noqa: E402
 from tuner.measure.stats import wilson_interval  # noqa: E402
 
 STYLE_BOTS = ["sunrate", "rush", "seeder"]
@@ -82,7 +82,8 @@ def main(argv=None) -> int:
             print(" " * width + "".join(f"{o:>22}" for o in args.opponents))
             for bot, cells in rows:
                 text = "".join(f"{'-':>22}" if r is None else
-                               f"{100 * r['win_rate']:>8.1f}% [{100 * r['win_rate_ci'][0]:4.1f}-{100 * r['win_rate_ci'][1]:5.1f}]"
+                               f"{100 * r['win_rate']:>8.1f}% "
+                               f"[{100 * r['win_rate_ci'][0]:4.1f}-{100 * r['win_rate_ci'][1]:5.1f}]"
                                for r in cells)
                 print(f"{bot:<{width}}{text}", flush=True)
             print()

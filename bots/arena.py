@@ -113,6 +113,7 @@ def play_batch(seeds, league: int, seats: np.ndarray, swapped=None) -> BatchResu
     swapped = np.zeros(n, dtype=np.bool_) if swapped is None else np.ascontiguousarray(swapped, dtype=np.bool_)
     result = BatchResult(seeds, swapped, np.zeros((n, 2), np.int64), np.zeros(n, np.int64), np.zeros(n, np.int64),
                          np.zeros(n, np.int64), np.zeros((n, 2), np.int64), np.zeros((n, 2), np.int64))
-    play_games(seeds, league, seats.copy(), swapped, new_map_array(), new_state_array(), result.score, result.winner, result.turns, result.decisions,
+    play_games(seeds, league, seats.copy(), swapped, new_map_array(), new_state_array(), result.score, result.winner,
+               result.turns, result.decisions,
                result.sun, result.trees)
     return result

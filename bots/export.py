@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from engine import rules
 from bots.names import Bot
 from bots.registry import REGISTERED, plugin
 from bots.transpile import transpile
+from engine import rules
 from engine.files import write_atomically
 from engine.leagues import LEAGUES
 from engine.rules import MAX_MOVES

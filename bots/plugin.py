@@ -11,11 +11,11 @@ portable subset of `bots/transpile.py`, it can be exported as a standalone file.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable, NamedTuple, Optional
+from typing import NamedTuple, Optional
 
 from bots.schema import Schema
-
 
 JAVA_LONG_MIN, JAVA_LONG_MAX = -(2**63), 2**63 - 1
 

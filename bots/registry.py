@@ -7,7 +7,7 @@ compiled dispatch (`python -m bots.generate`), which calls each policy by its se
 from __future__ import annotations
 
 import importlib
-from functools import lru_cache
+from functools import cache
 
 from bots.plugin import BotPlugin
 from bots.schema import ParamError, Schema
@@ -24,7 +24,7 @@ REGISTERED = (
 )
 
 
-@lru_cache(maxsize=None)
+@cache
 def plugin(name: str) -> BotPlugin:
     """The plug-in of a registered bot; KeyError for a name that is not registered."""
     if name not in REGISTERED:

@@ -7,8 +7,9 @@ float vector in schema order (`Schema.vector`).
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any, Iterable, Mapping, Optional, Union
+from typing import Any, Optional, Union
 
 import numpy as np
 

@@ -38,5 +38,10 @@ def new_seat_array(count: int = 1) -> np.ndarray:
 
 @hot
 def start_seat(seat, game_seed, player):
-    """Reset a seat's random state for one game, so a game's moves depend on (bot seed, game seed, side) only."""
+    """Reset a seat's random state and its scratch numbers for one game, so a game's moves depend on (bot seed, game
+    seed, side) only, never on the games the seat played before."""
     seat.rng = seed_state(seat.seed * 1000003 + game_seed * 8191 + player)
+    for i in range(SCRATCH_INTS):
+        seat.ints[i] = 0
+    for i in range(SCRATCH_FLOATS):
+        seat.floats[i] = 0.0

@@ -102,7 +102,7 @@ def _literal(value, where: str) -> str:
 class _Rewriter(ast.NodeTransformer):
     """Replaces references to module globals (`name`, `module.name`) with their emitted names."""
 
-    def __init__(self, transpiler: "Transpiler", function, local_names: set):
+    def __init__(self, transpiler: Transpiler, function, local_names: set):
         self.t = transpiler
         self.function = function
         self.globals = function.__globals__

@@ -11,14 +11,16 @@ the referee's fast path). ``play_frame(ask, record=False)`` skips building the r
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable, Optional
+from typing import Optional
 
 import numpy as np
 
 from engine import frames, rules
 from engine.geometry import CELLS
-from engine.leagues import League, league as league_by_number
+from engine.leagues import League
+from engine.leagues import league as league_by_number
 from engine.maps import map_record, official_map
 from engine.protocol import TIMEOUT_REASON, Command, global_input, parse_command, rejection_message
 from engine.records import STATE_DTYPE, new_state_array

@@ -20,7 +20,6 @@ from numba.extending import intrinsic
 from engine.sources import source_digest
 
 
-
 def cache_directory() -> Path:
     base = os.environ.get("NUMBA_CACHE_DIR") or os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
     return Path(base) / "photosynthesis-tuner" / source_digest()

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from engine.geometry import CELLS, DISTANCE, SEED_TARGETS, SEED_TARGET_COUNT, SHADOW_RAY
+from engine.geometry import CELLS, DISTANCE, SEED_TARGET_COUNT, SEED_TARGETS, SHADOW_RAY
 from engine.javarandom import next_int
 from engine.jit import hot, kernel, lowest_bit, popcount
 

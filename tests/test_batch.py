@@ -6,9 +6,9 @@ import json
 import numpy as np
 import pytest
 
+from bots.arena import play_batch
 from bots.names import parse_bot
 from bots.seat import new_seat_array
-from bots.arena import play_batch
 from engine.referee import play_game
 from tests.conftest import DATA, run_tuner
 

@@ -134,8 +134,7 @@ def test_a_killed_worker_s_trial_is_run_again_when_the_study_is_resumed(tmp_path
     watch = Watch(path)
     worker = start_tuner("tune", str(path), "--no-progress")
     try:
-        trials = watch.wait(lambda trials: running_in_the_middle(trials, PAIRS["journal"]), [worker],
-                            "a trial is running")
+        watch.wait(lambda trials: running_in_the_middle(trials, PAIRS["journal"]), [worker], "a trial is running")
         os.kill(worker.pid, signal.SIGKILL)
         worker.wait(timeout=30)
     finally:

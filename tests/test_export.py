@@ -1,17 +1,17 @@
 """The exported single-file bot decides exactly as the compiled policy it was generated from."""
 import ast
 import glob
-import os
 import importlib.util
 import json
+import os
 import shutil
 import subprocess
 import sys
 
 import pytest
 
-from bots.export import CODINGAME_LIMIT, export_bot
 from bots.dispatch import decide_once
+from bots.export import CODINGAME_LIMIT, export_bot
 from bots.names import parse_bot
 from engine.game import Game
 from engine.protocol import format_move
@@ -128,7 +128,8 @@ def test_exported_file_is_standalone_python39_under_the_limit(greedy_export):
 
 
 def find_python39():
-    candidates = [shutil.which("python3.9"), *sorted(glob.glob(os.path.expanduser("~/.pyenv/versions/3.9*/bin/python3.9")))]
+    candidates = [shutil.which("python3.9"),
+                  *sorted(glob.glob(os.path.expanduser("~/.pyenv/versions/3.9*/bin/python3.9")))]
     for candidate in filter(None, candidates):
         if subprocess.run([candidate, "-c", "import sys; assert sys.version_info[:2] == (3, 9)"],
                           capture_output=True).returncode == 0:

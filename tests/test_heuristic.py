@@ -6,15 +6,14 @@ import json
 import numpy as np
 import pytest
 
+from bots.arena import DRAW, play_batch
+from bots.dispatch import decide_once
 from bots.export import export_bot
 from bots.heuristic.schema import SCHEMA
-from bots.dispatch import decide_once
-from bots.names import BotSpecError, parse_bot
-from bots.names import bot_with_params
+from bots.names import BotSpecError, bot_with_params, parse_bot
 from bots.registry import kind_of
 from bots.seat import MAX_PARAMS, new_seat_array, start_seat
 from engine import rules
-from bots.arena import DRAW, play_batch
 from engine.game import Game
 from engine.javarandom import seed_state
 from engine.maps import generate_map
@@ -93,7 +92,7 @@ def test_every_decision_is_legal_with_defaults_and_random_parameters(league):
 
 def test_every_decision_is_legal_under_many_random_parameter_sets():
     rng = np.random.default_rng(7)
-    for g in range(40):
+    for _ in range(40):
         play_checked(int(rng.integers(1, 2**40)), 3, [heuristic_seat(random_values(rng)),
                                                      heuristic_seat(random_values(rng))])
 
@@ -167,7 +166,8 @@ def test_parameter_file_errors_name_the_parameter_and_its_range(tmp_path, change
 def test_parameter_file_of_another_bot_or_missing_file_is_an_error(tmp_path):
     with pytest.raises(BotSpecError, match="no such parameter file"):
         parse_bot(f"heuristic:{tmp_path / 'missing.json'}", 3)
-    result = run_tuner("play", f"heuristic:{write_params(tmp_path / 'b.json', {**SCHEMA.defaults(), 'keep3_left4': -1})}", "greedy",
+    worse = write_params(tmp_path / 'b.json', {**SCHEMA.defaults(), 'keep3_left4': -1})
+    result = run_tuner("play", f"heuristic:{worse}", "greedy",
                        "--seed", "1")
     assert result.returncode == 2 and "keep3_left4" in result.stderr and "Traceback" not in result.stderr
 

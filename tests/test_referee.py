@@ -61,7 +61,8 @@ def test_a_hanging_program_times_out_and_is_killed():
 
 
 @pytest.mark.parametrize("mode, action, reason", [
-    ("garbage", "INVALID", "Invalid Input: Expected SEED <from> <to> | GROW <idx> | COMPLETE <idx> | WAIT but got 'JUMP 3'"),
+    ("garbage", "INVALID",
+     "Invalid Input: Expected SEED <from> <to> | GROW <idx> | COMPLETE <idx> | WAIT but got 'JUMP 3'"),
     ("exit", "TIMEOUT", "Timeout!"),
     ("silent", "TIMEOUT", "Timeout!"),
 ])

@@ -1,7 +1,7 @@
 """The same study file, one worker, run twice on fresh storages (a journal file, then SQLite): the same trials
 with the same results. Compared: every trial's number, state, parameters, values, intermediate values, user
-and system attributes, and the study's records, except dates, the workers' process ids, the heartbeats' times, the artifact ids and
-CMA-ES's pickled state (see `outline`)."""
+and system attributes, and the study's records, except dates, the workers' process ids, the heartbeats' times,
+the artifact ids and CMA-ES's pickled state (see `outline`)."""
 from tests.conftest import load_study, run_tuner, write_study
 
 

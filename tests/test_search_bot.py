@@ -4,13 +4,13 @@ bot name and parameters."""
 import numpy as np
 import pytest
 
+from bots.arena import play_batch
 from bots.dispatch import decide_once
 from bots.names import BotSpecError, bot_with_params, parse_bot
+from bots.registry import kind_of
 from bots.search.schema import SCHEMA
 from bots.seat import new_seat_array, start_seat
-from bots.registry import kind_of
 from engine import rules
-from bots.arena import play_batch
 from engine.javarandom import seed_state
 from engine.maps import generate_map
 from engine.players import TimeLimits

@@ -8,19 +8,19 @@ import sys
 import numpy as np
 import pytest
 
-from bots.export import export_bot
-from bots.paramfile import ParamFile, write_param_file
+from bots.arena import play_batch
 from bots.dispatch import decide_once
+from bots.export import export_bot
 from bots.names import BotSpecError, bot_with_params, parse_bot
+from bots.paramfile import ParamFile, write_param_file
+from bots.player import BotPlayer
+from bots.registry import schema_for
 from bots.seat import new_seat_array, start_seat
 from bots.sunlight import day_change
-from bots.registry import schema_for
 from engine import rules
-from bots.arena import play_batch
 from engine.game import Game
 from engine.javarandom import seed_state
 from engine.maps import generate_map
-from bots.player import BotPlayer
 from engine.protocol import format_move
 from engine.records import new_map_array, new_state_array
 from engine.referee import play_game

@@ -7,6 +7,7 @@ from engine import rules
 from engine.geometry import CELLS, DISTANCE
 from engine.jit import hot, lowest_bit, popcount
 
+
 @hot
 def greedy_move(mp, s, p, complete_day, max_seeds):
     mine = s.mine[p]

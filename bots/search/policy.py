@@ -39,10 +39,8 @@ F_VALUE = 0
 @kernel
 def search_move(mp, s, p, seat):
     """Player p's move (kind, a, b)."""
-    ints = seat.ints
-    if s.day == 0 and s.dormant == 0:  # a game's first turn: nothing carries over from the previous game
-        ints[I_KEPT] = 0
-    budget = 40
+    ints = seat.ints  # zeroed at each game's start (`bots.seat.start_seat`)
+    budget = int(seat.params[P_BUDGET])
     ints[I_BANK] = min(ints[I_BANK] + budget, budget * int(seat.params[P_BANK_CAP]))
     pv = ints[I_PV]
     pos = ints[I_POS]

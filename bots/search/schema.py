@@ -4,7 +4,7 @@ from __future__ import annotations
 from bots.schema import Param, Schema
 
 PARAMS = [
-    Param("budget", "int", 1, 10000, 60,
+    Param("budget", "int", 1, 10000, 40,
           "simulated turns per move (playouts to the end of the game; `search:N` sets it)"),
     Param("min_gain", "float", 0.0, 50.0, 0.0,
           "an alternative replaces the base move only when its playout's margin is better by more than this"),

@@ -1,8 +1,8 @@
 """The `seeder` bot's policy, compiled: the first move that applies, one per call.
 
   COMPLETE  late only: in the last `complete_max_left` days while its size-3 trees number at least
-            `sell_ratio` times the days left or while it holds `sell_sun` sun, and on the last day whenever the points beat the sun bonus
-            the 4 sun points would have given;
+            `sell_ratio` times the days left or while it holds `sell_sun` sun, and on the last day whenever
+            the points beat the sun bonus the 4 sun points would have given;
   SEED      while a seed is cheap and it owns fewer than `seed_max_trees` trees: the best free cell at
             `seed_min_dist` or more from its own trees, scored by richness, whether the opponent could seed
             it next, the opponent's and its own trees on its shadow lines; from the smallest tree reaching it;

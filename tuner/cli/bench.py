@@ -5,8 +5,8 @@ import json
 
 from bots.names import BotSpecError
 from tuner.cli import arguments
-from tuner.measure.bench import YARDSTICK_CHECKSUMS, run_bench, yardstick_check
 from tuner.errors import UserError
+from tuner.measure.bench import YARDSTICK_CHECKSUMS, run_bench, yardstick_check
 
 
 def register(commands) -> None:

@@ -18,9 +18,9 @@ from bots.paramfile import ParamFile, now_iso, read_param_file, write_param_file
 from bots.schema import ParamError
 from tuner.cli import arguments
 from tuner.errors import UserError
-from tuner.study.file import read_study_file
 from tuner.study.botnames import parse_bot_name
 from tuner.study.export import export_header, export_source_from_study, trial_values
+from tuner.study.file import read_study_file
 from tuner.study.template import TemplateError, write_filled_template, write_program_params
 
 

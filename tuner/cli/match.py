@@ -10,8 +10,8 @@ from tuner.cli import arguments
 from tuner.cli.play import short_reason
 from tuner.cli.progress import games_bar
 from tuner.errors import UserError
-from tuner.study.botnames import parse_bot_name
 from tuner.measure.matches import run_match
+from tuner.study.botnames import parse_bot_name
 from tuner.versions import versions
 
 

@@ -6,8 +6,9 @@ The first command that plays games on a new version of the sources compiles the 
 from __future__ import annotations
 
 import sys
+from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Iterator, Optional
+from typing import Optional
 
 from tqdm import tqdm
 

@@ -73,7 +73,7 @@ class Gauntlet:
         return sum(gains) / len(gains) if gains else None
 
     @classmethod
-    def from_json(cls, data: dict) -> "Gauntlet":
+    def from_json(cls, data: dict) -> Gauntlet:
         rows = []
         for r in data["rows"]:
             row = GauntletRow(r["opponent"], Tally.from_json(r["bot"]), disqualified=r.get("disqualified", 0))
@@ -92,7 +92,8 @@ class Gauntlet:
     def table(self) -> list[str]:
         """The gauntlet as text lines (a table with one row per opponent)."""
         def rate(t: Tally) -> str:
-            return f"{t.win_rate:6.1%} ({t.win_rate_ci[0]:.1%}-{t.win_rate_ci[1]:.1%}) {t.elo:+5.0f} {t.mean_margin:+6.1f}"
+            return (f"{t.win_rate:6.1%} ({t.win_rate_ci[0]:.1%}-{t.win_rate_ci[1]:.1%}) {t.elo:+5.0f} "
+                    f"{t.mean_margin:+6.1f}")
 
         width = max([len(r.opponent) for r in self.rows] + [8])
         head = f"{'opponent':<{width}}  {'bot: win rate (95% CI)  Elo  margin':<38}"

@@ -5,8 +5,9 @@ both on K processes (`tuner.measure.pool`).
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable, Optional
+from typing import Optional
 
 import numpy as np
 

@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import os
 import signal
-from typing import Callable, Optional, Sequence
+from collections.abc import Callable, Sequence
+from typing import Optional
 
 from joblib.externals.loky import get_reusable_executor
 
 from engine.watchdog import set_parent_death_signal
-
 
 PARENT = "TUNER_POOL_PARENT"  # the calling process's pid, in the workers' environment
 

@@ -46,7 +46,7 @@ class Tally:
     margin_ci: tuple
 
     @classmethod
-    def from_json(cls, data: dict) -> "Tally":
+    def from_json(cls, data: dict) -> Tally:
         return cls(data["games"], data["wins"], data["draws"], data["losses"], data["win_rate"],
                    tuple(data["win_rate_ci"]), data["elo"], tuple(data["elo_ci"]), data["mean_margin"],
                    tuple(data["margin_ci"]))

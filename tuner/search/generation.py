@@ -18,14 +18,16 @@ from __future__ import annotations
 
 import os
 import socket
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable, Optional
+from typing import Optional
 
 import numpy as np
 from optuna.trial import TrialState
 
 from bots.names import Bot
 from bots.paramfile import now_iso
+from tuner.errors import UserError
 from tuner.measure.runner import GameRunner, pair_points
 from tuner.measure.seeds import MASK64
 from tuner.measure.stats import tally
@@ -34,9 +36,7 @@ from tuner.search.pool import Opponent, OpponentPool
 from tuner.search.race import Race
 from tuner.study.file import StudyConfig
 from tuner.study.ranking import ranked_trials, trial_rank_value
-from tuner.errors import UserError
 from tuner.study.records import OpponentResult, TrialRecord
-
 
 # Games in one block of a batch at most: a block is what Ctrl-C waits for, and what a progress step shows.
 MAX_BLOCK_GAMES = 100_000
@@ -140,7 +140,7 @@ class BatchPlayer:
         config = self.config
         multi = config.multi_objective
         records, values = [], []
-        for c, trial in enumerate(trials):
+        for c in range(len(trials)):
             standing = race.standings[c]
             record = self._record(params[c], margins[c, :standing.pairs_played], opponents, standing.pairs_played,
                                   lost[c], order, trials[0].number)

@@ -28,7 +28,7 @@ class Heartbeats:
             if self._stop.wait(self.interval):
                 return
 
-    def __enter__(self) -> "Heartbeats":
+    def __enter__(self) -> Heartbeats:
         if hasattr(self.storage, "record_heartbeat") and self.storage.get_heartbeat_interval() is not None:
             self._thread.start()
         return self

@@ -1,9 +1,9 @@
 """Stopping a tuning run cleanly on Ctrl-C (SIGINT) or SIGTERM.
 
-The first signal asks the run to stop: the running trial ends at its next batch of games, is recorded as
-FAIL (user attribute `interrupted`) and enqueued again (`tuner.search.workers`), and no new trial starts. A second signal stops at once, but only while
-games are being played, where Optuna catches it and records the trial as FAIL: never while Optuna writes to
-the storage or samples, so no trial is ever left RUNNING and the study resumes with the next trial.
+The first signal asks the run to stop: the running trial ends at its next batch of games, is recorded as FAIL (user
+attribute `interrupted`) and enqueued again (`tuner.search.workers`), and no new trial starts. A second signal stops
+at once, but only while games are being played, where Optuna catches it and records the trial as FAIL: never while
+Optuna writes to the storage or samples, so no trial is ever left RUNNING and the study resumes with the next trial.
 """
 from __future__ import annotations
 

@@ -7,8 +7,8 @@ with one worker the choice is reproducible.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 from optuna.trial import TrialState
 

@@ -26,8 +26,9 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable, Optional
+from typing import Optional
 
 import optuna
 from optuna.exceptions import UpdateFinishedTrialError

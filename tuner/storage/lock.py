@@ -17,9 +17,9 @@ the last place. A dead worker's lock is released at once:
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator
 
 import sqlalchemy
 from sqlalchemy.pool import NullPool
@@ -45,7 +45,7 @@ class StudyLock:
     def release(self) -> None:
         self.held = False
 
-    def __enter__(self) -> "StudyLock":
+    def __enter__(self) -> StudyLock:
         self.acquire()
         return self
 
@@ -104,7 +104,7 @@ class AdvisoryLock(StudyLock):
 
 def advisory_key(what: str) -> int:
     """A signed 64-bit key for PostgreSQL's advisory locks, from what it locks."""
-    digest = hashlib.sha256(f"photosynthesis-tuner:{what}".encode("utf-8")).digest()
+    digest = hashlib.sha256(f"photosynthesis-tuner:{what}".encode()).digest()
     return int.from_bytes(digest[:8], "big", signed=True)
 
 

@@ -20,8 +20,13 @@ from optuna.storages.journal import JournalRedisBackend
 from optuna.trial import TrialState
 
 from tuner.errors import UserError
-from tuner.storage._optuna_compat import (STALE_TRIAL_IDS, rdb_heartbeat_callback_argument, rdb_models,
-                                          rdb_session, redis_client)
+from tuner.storage._optuna_compat import (
+    STALE_TRIAL_IDS,
+    rdb_heartbeat_callback_argument,
+    rdb_models,
+    rdb_session,
+    redis_client,
+)
 from tuner.storage.journal import DamagedJournal, HeartbeatJournalStorage, TrialSyncedJournalFile, check_journal_file
 from tuner.storage.lock import creation_lock
 from tuner.storage.retry import RetryTrial

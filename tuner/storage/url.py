@@ -26,7 +26,7 @@ class StorageURL:
     text: str  # an absolute journal file path, or a URL (an SQLite URL holds an absolute path)
 
     @classmethod
-    def parse(cls, value, base: Path) -> "StorageURL":
+    def parse(cls, value, base: Path) -> StorageURL:
         """A path (relative to `base`) or a URL; StorageURLError says what is allowed."""
         if not isinstance(value, str) or not value.strip():
             raise StorageURLError(f"must be a journal file path or a storage URL, got {value!r}")

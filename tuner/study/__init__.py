@@ -7,5 +7,6 @@ from tuner.study.ranking import fully_played, ranked_trials
 from tuner.study.space import SearchSpace, seat_of
 
 __all__ = ["SearchSpace", "StudyConfig", "StudyFileError", "best_trial", "bot_for_trial", "fully_played",
-           "load_existing_study", "load_pick", "pick", "Pick", "parse_bot_name", "ranked_trials", "read_study_file", "seat_of",
+           "load_existing_study", "load_pick", "pick", "Pick", "parse_bot_name", "ranked_trials", "read_study_file",
+           "seat_of",
            "study_bot", "trial_params"]

@@ -5,8 +5,8 @@ from pathlib import Path
 from typing import Optional
 
 from engine.leagues import league as league_info
-from tuner.storage import describe_storage
 from tuner.measure.gauntlet import Gauntlet
+from tuner.storage import describe_storage
 from tuner.study.bots import Pick, load_pick, validation_key
 from tuner.study.file import StudyConfig
 from tuner.study.records import TrialRecord

@@ -26,8 +26,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal, Optional
 
-from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, ValidationInfo, field_validator, \
-    model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    PrivateAttr,
+    ValidationError,
+    ValidationInfo,
+    field_validator,
+    model_validator,
+)
 from pydantic.fields import FieldInfo
 
 from bots.names import PROGRAM_PREFIX, BotSpecError, parse_bot
@@ -459,7 +467,7 @@ class StudyConfig:
             out[name] = value
         return json.loads(json.dumps(out))
 
-    def with_storage(self, url: str) -> "StudyConfig":
+    def with_storage(self, url: str) -> StudyConfig:
         """The same study on another storage (`--storage`; a relative path is relative to the current directory)."""
         try:
             storage = StorageURL.parse(url, Path.cwd()).text

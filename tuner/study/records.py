@@ -50,7 +50,7 @@ class OpponentResult:
         return out
 
     @classmethod
-    def from_json(cls, data: dict) -> "OpponentResult":
+    def from_json(cls, data: dict) -> OpponentResult:
         return cls(data["entry"], data["games"], data["wins"], data["draws"], data["losses"],
                    data.get("disqualified", 0), data.get("opponent_disqualified", 0),
                    data.get("first_disqualification"))
@@ -104,7 +104,7 @@ class TrialRecord:
                 RESULT: result}
 
     @classmethod
-    def from_trial(cls, trial) -> Optional["TrialRecord"]:
+    def from_trial(cls, trial) -> Optional[TrialRecord]:
         """The record of a finished trial, or None for a trial without one (running, failed, foreign)."""
         attrs = trial.user_attrs
         if RESULT not in attrs or "bot_params" not in attrs:

@@ -53,7 +53,7 @@ class SearchSpace:
             self.dimensions.append(Dimension(p.name, p.type, low, high, min(max(p.default, low), high), p.log))
 
     @classmethod
-    def for_config(cls, config) -> "SearchSpace":
+    def for_config(cls, config) -> SearchSpace:
         return cls(config.bot, tuned_bot(config).schema, config.search)
 
     def __len__(self) -> int:

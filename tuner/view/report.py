@@ -17,9 +17,9 @@ import optuna
 import optuna.visualization as vis
 import pandas as pd
 
-from tuner.study.ranking import fully_played, ranked_trials
 from tuner.study.bots import load_existing_study, trial_params, validation_key
 from tuner.study.file import StudyConfig
+from tuner.study.ranking import fully_played, ranked_trials
 from tuner.study.records import TrialRecord
 from tuner.study.space import SearchSpace
 
@@ -28,8 +28,8 @@ PARALLEL_PARAMS = 8  # parameters shown in the parallel-coordinates plot (the mo
 
 @dataclass
 class Report:
-    table: "object"  # pandas DataFrame of the top trials
-    params: "object"  # pandas DataFrame: parameters of the top trials and the baseline
+    table: object  # pandas DataFrame of the top trials
+    params: object  # pandas DataFrame: parameters of the top trials and the baseline
     files: list = field(default_factory=list)
     skipped: list = field(default_factory=list)  # (plot, reason)
     counts: dict = field(default_factory=dict)
@@ -77,7 +77,8 @@ def write_plots(study, config: StudyConfig, out: Path) -> tuple:
         target, target_name = (lambda t: float(t.user_attrs.get("win_rate", float("nan")))), "mean win rate"
     else:
         target, target_name = None, "win rate"
-    complete = [t for t in study.get_trials(deepcopy=False) if t.values is not None]  # t.value raises with several objectives
+    # t.value raises with several objectives
+    complete = [t for t in study.get_trials(deepcopy=False) if t.values is not None]
     _write(vis.plot_optimization_history(study, target=target, target_name=target_name), out / "history.html", files)
     if config.multi_objective and len(config.opponents) in (2, 3):
         _write(vis.plot_pareto_front(study, target_names=[f"vs {e}" for e in config.opponents]),
