@@ -14,12 +14,12 @@ import sys
 for _variable in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(_variable, "1")
 
-from tuner.cli.progress import announce_compile  # noqa: E402
-from tuner.errors import EXIT_INTERRUPTED, EXIT_USAGE, UserError  # noqa: E402
-from tuner.versions import package_version  # noqa: E402
+from tuner.cli.progress import announce_compile
+from tuner.errors import EXIT_INTERRUPTED, EXIT_USAGE, UserError
+from tuner.versions import package_version
 
 COMMANDS = ["map", "replay", "play", "view", "bench", "match", "gauntlet", "league", "params", "export", "tune",
-            "dashboard", "report"]
+            "dashboard", "report", "storage"]
 
 
 PLAYING = {"play", "match", "gauntlet", "league", "bench", "tune"}  # commands that play games: they may compile

@@ -2,9 +2,9 @@
 
 Trials are ranked as the best trial is chosen (`tuner.study.bots.best_trial`): fully played trials only, by
 value (or mean win rate with several objectives). The plots are Optuna's: the optimisation history, the
-parameter importances and the parallel coordinates of the most important parameters. Pruned trials appear
-in the history with their estimated value; the HTML files load plotly from `plotly.min.js` in the same
-directory, so they open offline.
+parameter importances and the parallel coordinates of the most important parameters (for the best
+PARALLEL_TRIALS trials), of the fully played (COMPLETE) trials: a pruned trial's value is an estimate, and most trials of a big study are pruned. The HTML
+files load plotly from `plotly.min.js` in the same directory, so they open offline.
 """
 from __future__ import annotations
 
@@ -14,22 +14,23 @@ from pathlib import Path
 from typing import Optional
 
 import optuna
-import optuna.visualization as vis
 import pandas as pd
 
+from tuner.study.ranking import fully_played, ranked_trials
 from tuner.study.bots import load_existing_study, trial_params, validation_key
 from tuner.study.file import StudyConfig
-from tuner.study.ranking import fully_played, ranked_trials
 from tuner.study.records import TrialRecord
 from tuner.study.space import SearchSpace
 
 PARALLEL_PARAMS = 8  # parameters shown in the parallel-coordinates plot (the most important ones)
+# Trials drawn there (the best ones): a line is a plotly trace (~1.5 ms each); thousands are slow and unreadable.
+PARALLEL_TRIALS = 300
 
 
 @dataclass
 class Report:
-    table: object  # pandas DataFrame of the top trials
-    params: object  # pandas DataFrame: parameters of the top trials and the baseline
+    table: "object"  # pandas DataFrame of the top trials
+    params: "object"  # pandas DataFrame: parameters of the top trials and the baseline
     files: list = field(default_factory=list)
     skipped: list = field(default_factory=list)  # (plot, reason)
     counts: dict = field(default_factory=dict)
@@ -69,16 +70,39 @@ def _write(fig, path: Path, files: list) -> None:
     files.append(path)
 
 
-def write_plots(study, config: StudyConfig, out: Path) -> tuple:
-    """Optuna's plots as HTML files in `out`: (files written, [(plot, reason skipped)])."""
+class UncopiedTrials(optuna.Study):
+    """A study whose trials are never copied, for the plots. Optuna's plots ask for the trials many times, often
+    deep-copied: the importance plot deep-copies every trial once per parameter (750 s for a 30,000-trial
+    study), the history plot once (20 s). They use the COMPLETE trials' values only (the history plot marks the
+    others incomplete, it needs them for the trial numbers)."""
+
+    def __init__(self, storage, study, trials: Optional[list] = None):
+        super().__init__(study_name=study.study_name, storage=storage)
+        self._storage_object = storage
+        self._all = study.get_trials(deepcopy=False) if trials is None else trials
+
+    def subset(self, trials: list) -> "UncopiedTrials":
+        return UncopiedTrials(self._storage_object, self, trials)
+
+    @property
+    def trials(self) -> list:
+        return list(self._all)
+
+    def get_trials(self, deepcopy: bool = True, states=None) -> list:
+        return [t for t in self._all if states is None or t.state in states]
+
+
+def write_plots(study: UncopiedTrials, config: StudyConfig, out: Path) -> tuple:
+    """Optuna's plots of the COMPLETE trials as HTML files in `out`: (files written, [(plot, reason skipped)])."""
+    import optuna.visualization as vis  # ~1 s of imports (plotly, matplotlib), not for `--no-plots`
+
     out.mkdir(parents=True, exist_ok=True)
     files, skipped = [], []
     if config.multi_objective:
         target, target_name = (lambda t: float(t.user_attrs.get("win_rate", float("nan")))), "mean win rate"
     else:
         target, target_name = None, "win rate"
-    # t.value raises with several objectives
-    complete = [t for t in study.get_trials(deepcopy=False) if t.values is not None]
+    complete = study.get_trials(deepcopy=False, states=(optuna.trial.TrialState.COMPLETE,))
     _write(vis.plot_optimization_history(study, target=target, target_name=target_name), out / "history.html", files)
     if config.multi_objective and len(config.opponents) in (2, 3):
         _write(vis.plot_pareto_front(study, target_names=[f"vs {e}" for e in config.opponents]),
@@ -95,7 +119,8 @@ def write_plots(study, config: StudyConfig, out: Path) -> tuple:
     else:
         skipped.append(("importances", "needs at least 2 finished trials"))
     if complete:
-        _write(vis.plot_parallel_coordinate(study, params=important, target=target, target_name=target_name),
+        best = study.subset(ranked_trials(complete, config.multi_objective)[:PARALLEL_TRIALS])
+        _write(vis.plot_parallel_coordinate(best, params=important, target=target, target_name=target_name),
                out / "parallel_coordinates.html", files)
     else:
         skipped.append(("parallel coordinates", "no finished trial"))
@@ -105,7 +130,7 @@ def write_plots(study, config: StudyConfig, out: Path) -> tuple:
 def build_report(config: StudyConfig, out: Optional[Path], top: int = 10, plots: bool = True) -> Report:
     optuna.logging.set_verbosity(optuna.logging.ERROR)
     warnings.filterwarnings("ignore", category=optuna.exceptions.ExperimentalWarning)
-    _, study = load_existing_study(config)
+    storage, study = load_existing_study(config)
     space = SearchSpace.for_config(config)
     all_trials = study.get_trials(deepcopy=False)
     trials = ranked_trials(all_trials, config.multi_objective)[:top]
@@ -114,5 +139,6 @@ def build_report(config: StudyConfig, out: Optional[Path], top: int = 10, plots:
               "failed": sum(t.state.name == "FAIL" for t in all_trials)}
     report = Report(trials_table(study, config, trials), params_table(config, space, trials[:5]), counts=counts)
     if plots:
-        report.files, report.skipped = write_plots(study, config, out or default_out_dir(config))
+        report.files, report.skipped = write_plots(UncopiedTrials(storage, study), config,
+                                                   out or default_out_dir(config))
     return report
