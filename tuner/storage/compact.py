@@ -48,12 +48,15 @@ import struct
 import threading
 import zlib
 from collections import deque
+from collections.abc import Iterator
 from sys import intern
-from typing import Any, Iterator, Optional
+from typing import Any, Optional
 
 from optuna.storages.journal import BaseJournalBackend
 
-from tuner.storage._optuna_compat import DURABLE_OPERATIONS, BaseJournalSnapshot, JournalOperation
+from tuner.storage import snapshots
+from tuner.storage._optuna_compat import (DURABLE_OPERATIONS, BaseJournalSnapshot, JournalOperation, journal_backend,
+                                          set_snapshot_interval, snapshot_journal_storage)
 from tuner.storage.journal import DamagedJournal
 
 try:
@@ -288,7 +291,8 @@ def not_a_journal(path: str) -> DamagedJournal:
         head = handle.read(24)
     return DamagedJournal(f"{path} is not a usable Optuna journal file: it is no journal at all (neither a compact "
                           f"journal, whose first line is {MAGIC[:23].decode()}..., nor Optuna's JSON lines; it "
-                          f"starts with {head!r}); it was left unchanged")
+                          f"starts with {head!r}); it was left unchanged (is it the file meant? point the study's "
+                          f"storage at its journal, or move this file away to start the study afresh)")
 
 
 class CompactJournalFile(BaseJournalBackend, BaseJournalSnapshot):
@@ -471,8 +475,6 @@ class CompactJournalFile(BaseJournalBackend, BaseJournalSnapshot):
         """Optuna calls this with its pickled replay state right after reading the journal to its end."""
         if not self._snapshots:
             return
-        from tuner.storage import snapshots
-
         with self._threads:
             if self._unread:  # the state is not at the tail: not a state this backend can place
                 return
@@ -483,8 +485,6 @@ class CompactJournalFile(BaseJournalBackend, BaseJournalSnapshot):
     def load_snapshot(self) -> Optional[bytes]:
         if not self._snapshots:
             return None
-        from tuner.storage import snapshots
-
         found = snapshots.read(self._path)
         if found is None:
             return None
@@ -500,6 +500,24 @@ class CompactJournalFile(BaseJournalBackend, BaseJournalSnapshot):
             if handle is not None:
                 handle.close()
         self._handle = self._reader = None
+
+
+def save_snapshot(storage) -> bool:
+    """Snapshot a compact journal storage now (unless its last snapshot is at its end already): what `tuner tune`
+    calls when it ends, so that the next command opens the study without replaying it. False for other
+    storages (plain journals, databases), which have no snapshots."""
+    backend = journal_backend(storage)
+    if not isinstance(backend, CompactJournalFile) or not backend.snapshots_enabled:
+        return False
+    if backend.snapshot_is_current():
+        return True
+    snapshot_journal_storage(storage)
+    return True
+
+
+def enable_periodic_snapshots() -> None:
+    """Have Optuna snapshot this process's compact journals every `snapshots.SNAPSHOT_INTERVAL` trials."""
+    set_snapshot_interval(snapshots.SNAPSHOT_INTERVAL)
 
 
 def iter_texts(path: str) -> Iterator[bytes]:

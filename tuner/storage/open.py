@@ -14,11 +14,12 @@ from __future__ import annotations
 
 import gc
 import time
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
-from typing import Iterator, Optional
+from typing import Optional
 
 from optuna.artifacts import FileSystemArtifactStore
 from optuna.storages import JournalStorage, RDBStorage
@@ -29,7 +30,7 @@ from tuner.errors import UserError
 from tuner.storage import snapshots
 from tuner.storage._optuna_compat import (STALE_TRIAL_IDS, cache_journal_distributions,
                                           rdb_heartbeat_callback_argument, rdb_models, rdb_session, redis_client)
-from tuner.storage.compact import CompactJournalFile, file_kind, not_a_journal
+from tuner.storage.compact import CompactJournalFile, enable_periodic_snapshots, file_kind, not_a_journal, save_snapshot
 from tuner.storage.journal import DamagedJournal, HeartbeatJournalStorage, TrialSyncedJournalFile, check_journal_file
 from tuner.storage.lock import creation_lock
 from tuner.storage.retry import RetryTrial
@@ -98,7 +99,7 @@ def _open_journal_file(path: Path, where: str, heartbeat: Optional[Heartbeat]):
 
 
 def _open_compact(path: Path, heartbeat: Optional[Heartbeat]):
-    snapshots.enable_periodic_snapshots()
+    enable_periodic_snapshots()
     backend = CompactJournalFile(str(path))
     with loading():
         storage = _journal_storage(backend, heartbeat)
@@ -108,7 +109,7 @@ def _open_compact(path: Path, heartbeat: Optional[Heartbeat]):
             time.sleep(0.5)
             backend.check_complete()
     if backend.replayed >= snapshots.REPLAY_SNAPSHOT_RECORDS:
-        snapshots.save_snapshot(storage)
+        save_snapshot(storage)
     return storage
 
 
@@ -158,10 +159,10 @@ class HeartbeatRDBStorage(RDBStorage):
             return stale
         grace = self.grace_period if self.grace_period is not None else 2 * self.heartbeat_interval
         limit = datetime.now() - timedelta(seconds=grace)
+        trials = rdb_models().TrialModel
         with rdb_session(self.scoped_session, True) as session:
-            running = (session.query(rdb_models.TrialModel)
-                       .filter(rdb_models.TrialModel.state == TrialState.RUNNING)
-                       .filter(rdb_models.TrialModel.study_id == study_id).all())
+            running = (session.query(trials).filter(trials.state == TrialState.RUNNING)
+                       .filter(trials.study_id == study_id).all())
             for trial in running:
                 if not trial.heartbeats and trial.datetime_start is not None and trial.datetime_start < limit:
                     stale.append(trial.trial_id)

@@ -33,8 +33,6 @@ from typing import Optional
 
 import optuna
 
-from tuner.storage._optuna_compat import journal_backend, set_snapshot_interval, snapshot_journal_storage
-
 FORMAT = 1
 MAGIC = b"tuner journal snapshot\n"
 DIRECTORY_ENV = "TUNER_SNAPSHOT_DIR"
@@ -58,7 +56,7 @@ def snapshot_path(journal: str) -> Path:
 
 
 def versions() -> dict:
-    return {"format": FORMAT, "python": "%d.%d" % sys.version_info[:2], "optuna": optuna.__version__}
+    return {"format": FORMAT, "python": f"{sys.version_info[0]}.{sys.version_info[1]}", "optuna": optuna.__version__}
 
 
 def journal_crc(journal: str, offset: int) -> Optional[int]:
@@ -156,22 +154,3 @@ def _forget_orphans(keep: Path) -> None:
                 entry.unlink()
         except OSError:
             continue
-
-
-def save_snapshot(storage) -> bool:
-    """Snapshot a compact journal storage now (unless its last snapshot is at its end already): what `tuner tune`
-    calls when it ends, so that the next command opens the study without replaying it. False for other
-    storages (plain journals, databases), which have no snapshots."""
-    from tuner.storage.compact import CompactJournalFile
-
-    backend = journal_backend(storage)
-    if not isinstance(backend, CompactJournalFile) or not backend.snapshots_enabled:
-        return False
-    if backend.snapshot_is_current():
-        return True
-    snapshot_journal_storage(storage)
-    return True
-
-
-def enable_periodic_snapshots() -> None:
-    set_snapshot_interval(SNAPSHOT_INTERVAL)
