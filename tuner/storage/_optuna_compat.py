@@ -16,7 +16,6 @@ from optuna._transform import _SearchSpaceTransform  # CMA-ES's mapping between 
 from optuna.distributions import FloatDistribution, IntDistribution
 from optuna.storages import RDBStorage
 from optuna.storages._heartbeat import BaseHeartbeat  # the heartbeat protocol journals lack (Optuna 5)
-from optuna.storages._rdb import models as rdb_models  # RDB tables: trials without any heartbeat
 from optuna.storages._rdb.storage import _create_scoped_session as rdb_session
 from optuna.storages.journal import _storage as journal_storage_module
 from optuna.storages.journal._base import BaseJournalSnapshot  # snapshots of a journal's replay (not exported)
@@ -49,6 +48,14 @@ RetryCallback = getattr(optuna.storages, "RetryHeartbeatStaleTrialCallback", Non
 def trial_id(trial) -> int:
     """The storage's id of a FrozenTrial (`FrozenTrial._trial_id`: storages speak ids, studies numbers)."""
     return trial._trial_id
+
+
+def rdb_models():
+    """Optuna's RDB tables (`optuna.storages._rdb.models`: trials without any heartbeat), imported when needed: it
+    imports SQLAlchemy (~0.4 s), which a command on a journal file does not need."""
+    from optuna.storages._rdb import models
+
+    return models
 
 
 def redis_client(backend):
