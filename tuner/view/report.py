@@ -3,8 +3,9 @@
 Trials are ranked as the best trial is chosen (`tuner.study.bots.best_trial`): fully played trials only, by
 value (or mean win rate with several objectives). The plots are Optuna's: the optimisation history, the
 parameter importances and the parallel coordinates of the most important parameters (for the best
-PARALLEL_TRIALS trials), of the fully played (COMPLETE) trials: a pruned trial's value is an estimate, and most trials of a big study are pruned. The HTML
-files load plotly from `plotly.min.js` in the same directory, so they open offline.
+PARALLEL_TRIALS trials), of the fully played (COMPLETE) trials: a pruned trial's value is an estimate, and most
+trials of a big study are pruned. The HTML files load plotly from `plotly.min.js` in the same directory, so they
+open offline.
 """
 from __future__ import annotations
 
@@ -81,7 +82,7 @@ class UncopiedTrials(optuna.Study):
         self._storage_object = storage
         self._all = study.get_trials(deepcopy=False) if trials is None else trials
 
-    def subset(self, trials: list) -> "UncopiedTrials":
+    def subset(self, trials: list) -> UncopiedTrials:
         return UncopiedTrials(self._storage_object, self, trials)
 
     @property
@@ -90,6 +91,21 @@ class UncopiedTrials(optuna.Study):
 
     def get_trials(self, deepcopy: bool = True, states=None) -> list:
         return [t for t in self._all if states is None or t.state in states]
+
+
+class OnceEvaluator(optuna.importance.BaseImportanceEvaluator):
+    """Optuna's default importance evaluator (PED-ANOVA), its answer kept: the importances are needed twice (the
+    parallel-coordinates plot shows the most important parameters), and they cost ~0.6 s at 30,000 trials."""
+
+    def __init__(self) -> None:
+        self._evaluator = optuna.importance.PedAnovaImportanceEvaluator()
+        self._answers: dict = {}
+
+    def evaluate(self, study, params=None, *, target=None) -> dict:
+        key = (None if params is None else tuple(params), target)
+        if key not in self._answers:
+            self._answers[key] = self._evaluator.evaluate(study, params=params, target=target)
+        return dict(self._answers[key])
 
 
 def write_plots(study: UncopiedTrials, config: StudyConfig, out: Path) -> tuple:
@@ -110,9 +126,10 @@ def write_plots(study: UncopiedTrials, config: StudyConfig, out: Path) -> tuple:
     important = None
     if len(complete) >= 2:
         try:
-            importances = optuna.importance.get_param_importances(study, target=target)
+            evaluator = OnceEvaluator()
+            importances = optuna.importance.get_param_importances(study, evaluator=evaluator, target=target)
             important = list(importances)[:PARALLEL_PARAMS]
-            _write(vis.plot_param_importances(study, target=target, target_name=target_name),
+            _write(vis.plot_param_importances(study, evaluator=evaluator, target=target, target_name=target_name),
                    out / "importances.html", files)
         except (ValueError, RuntimeError, ZeroDivisionError) as error:
             skipped.append(("importances", str(error).splitlines()[0] if str(error) else type(error).__name__))
