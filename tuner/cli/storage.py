@@ -107,14 +107,15 @@ def run_info(args) -> int:
     storage = open_storage(config.storage, f"{config.path}: {config.storage_source}", create=False)
     size = path.stat().st_size
     print(f"{path}: {'compact' if kind == 'compact' else 'plain Optuna'} journal, {size:,} bytes")
+    every = 0
     for study in storage.get_all_studies():
-        trials = storage.get_all_trials(study._study_id, deepcopy=False)
-        states = {}
+        trials = storage.get_all_trials(storage.get_study_id_from_name(study.study_name), deepcopy=False)
+        every += len(trials)
+        states: dict = {}
         for t in trials:
             states[t.state.name] = states.get(t.state.name, 0) + 1
         shown = ", ".join(f"{n} {s.lower()}" for s, n in sorted(states.items()))
         print(f"  study {study.study_name!r}: {len(trials)} trials ({shown})")
-    every = sum(len(storage.get_all_trials(s._study_id, deepcopy=False)) for s in storage.get_all_studies())
     if every:
         print(f"  {size / every:,.0f} bytes a trial")
     if kind == "compact":
