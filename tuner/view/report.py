@@ -93,6 +93,27 @@ class UncopiedTrials(optuna.Study):
         return [t for t in self._all if states is None or t.state in states]
 
 
+def _optuna_visualization():
+    """`optuna.visualization` (plotly), imported when plots are drawn (not for `--no-plots`) and without
+    matplotlib: importing it imports Optuna's matplotlib plots too, which import matplotlib.pyplot (~1 s of a
+    ~4 s report on a big study) when it is installed (it is, for `tuner league --plot`). Optuna imports it under
+    `try_import`, which takes an ImportError as matplotlib missing: while `optuna.visualization` is imported,
+    `matplotlib` is a None entry of sys.modules (which makes `import matplotlib` raise ImportError), then the
+    entry is removed (matplotlib imports normally afterwards)."""
+    import sys
+
+    if "optuna.visualization" in sys.modules or "matplotlib" in sys.modules:
+        import optuna.visualization as vis
+
+        return vis
+    sys.modules["matplotlib"] = None  # type: ignore[assignment]
+    try:
+        import optuna.visualization as vis
+    finally:
+        del sys.modules["matplotlib"]
+    return vis
+
+
 class OnceEvaluator(optuna.importance.BaseImportanceEvaluator):
     """Optuna's default importance evaluator (PED-ANOVA), its answer kept: the importances are needed twice (the
     parallel-coordinates plot shows the most important parameters), and they cost ~0.6 s at 30,000 trials."""
@@ -110,7 +131,7 @@ class OnceEvaluator(optuna.importance.BaseImportanceEvaluator):
 
 def write_plots(study: UncopiedTrials, config: StudyConfig, out: Path) -> tuple:
     """Optuna's plots of the COMPLETE trials as HTML files in `out`: (files written, [(plot, reason skipped)])."""
-    import optuna.visualization as vis  # ~1 s of imports (plotly, matplotlib), not for `--no-plots`
+    vis = _optuna_visualization()
 
     out.mkdir(parents=True, exist_ok=True)
     files, skipped = [], []
