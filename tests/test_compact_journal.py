@@ -270,6 +270,20 @@ def test_a_snapshot_is_used_then_ignored_once_the_journal_no_longer_matches(tmp_
     assert [s.study_name for s in replaced.get_all_studies()] == ["t"]
 
 
+def test_a_damaged_snapshot_is_never_unpickled(tmp_path):
+    path = tmp_path / "s.journal"
+    storage = compact_storage(path)
+    fill(storage, 5)
+    save_snapshot(storage)
+    expected = outline(storage)
+    cached = snapshots.snapshot_path(str(path))
+    data = bytearray(cached.read_bytes())
+    data[-100] ^= 0x04  # a bit of the pickle
+    cached.write_bytes(bytes(data))
+    reopened = compact_storage(path)
+    assert journal_backend(reopened).replayed > 0 and outline(reopened) == expected
+
+
 def test_a_snapshot_of_another_optuna_version_is_never_unpickled(tmp_path, monkeypatch):
     path = tmp_path / "s.journal"
     storage = compact_storage(path)

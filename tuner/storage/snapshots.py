@@ -18,7 +18,9 @@ study's storage is the journal alone: bytes per trial are the journal's (back up
 A snapshot is used only if it still describes the journal: it records the journal's size and crc32 at the
 point it was taken, and the journal's first bytes up to there must have that crc (a truncated, rewritten or
 replaced journal does not match; checking reads the journal once, ~25 ms for 50 MB). It also records the format,
-Python (major.minor) and Optuna versions it was pickled with: another Python or Optuna never unpickles it.
+Python (major.minor) and Optuna versions it was pickled with: another Python or Optuna never unpickles it; and
+the crc32 of its own bytes: a damaged snapshot is ignored, never unpickled (Optuna takes a pickle it cannot
+read for no state at all, while the backend would stand at the snapshot's offset: the study would look empty).
 Snapshots of journals that no longer exist are deleted when another snapshot is saved.
 """
 from __future__ import annotations
@@ -33,7 +35,7 @@ from typing import Optional
 
 import optuna
 
-FORMAT = 1
+FORMAT = 2  # 2: the crc of the snapshot's own bytes
 MAGIC = b"tuner journal snapshot\n"
 DIRECTORY_ENV = "TUNER_SNAPSHOT_DIR"
 SNAPSHOT_INTERVAL = 500  # trials between the snapshots `tuner tune` saves while it runs
@@ -83,7 +85,7 @@ def write(journal: str, offset: int, number: int, crc: int, history: bytes, stat
     cache cannot be written (a cache: never an error)."""
     path = snapshot_path(journal)
     header = {**versions(), "journal": os.path.realpath(journal), "offset": offset, "number": number, "crc": crc,
-              "history": len(history), "state": len(state)}
+              "history": len(history), "state": len(state), "own_crc": zlib.crc32(state, zlib.crc32(history))}
     temporary = path.with_name(f"{path.name}.{os.getpid()}.tmp")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -119,6 +121,8 @@ def read(journal: str) -> Optional[tuple]:
     state = blob[start + header["history"]:]
     if len(history) != header["history"] or len(state) != header["state"]:
         return None
+    if zlib.crc32(state, zlib.crc32(history)) != header["own_crc"]:  # a damaged cache file: never unpickled
+        return None
     if journal_crc(journal, header["offset"]) != header["crc"]:
         return None
     return header, history, state
@@ -133,7 +137,7 @@ def _header(blob: bytes) -> Optional[dict]:
     except ValueError:
         return None
     if not isinstance(header, dict) or not all(isinstance(header.get(k), int) for k in
-                                               ("offset", "number", "crc", "history", "state")):
+                                               ("offset", "number", "crc", "history", "state", "own_crc")):
         return None
     return header
 
