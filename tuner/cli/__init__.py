@@ -14,9 +14,9 @@ import sys
 for _variable in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(_variable, "1")
 
-from tuner.cli.progress import announce_compile
-from tuner.errors import EXIT_INTERRUPTED, EXIT_USAGE, UserError
-from tuner.versions import package_version
+from tuner.cli.progress import announce_compile  # noqa: E402
+from tuner.errors import EXIT_INTERRUPTED, EXIT_USAGE, UserError  # noqa: E402
+from tuner.versions import package_version  # noqa: E402
 
 COMMANDS = ["map", "replay", "play", "view", "bench", "match", "gauntlet", "league", "params", "export", "tune",
             "dashboard", "report", "storage"]

@@ -39,7 +39,7 @@ def _journal_of(args) -> tuple:
     if not config.storage_is_journal_file:
         raise UserError(f"{config.path}: {config.storage_source} is {config.storage_url}, not a journal file")
     path = config.storage_url.file
-    if not path.is_file():
+    if path is None or not path.is_file():
         raise UserError(f"{config.path}: {config.storage_source}: {path} does not exist yet (run `tuner tune` on "
                         f"the study first)")
     return config, path

@@ -19,29 +19,28 @@ import warnings
 from dataclasses import dataclass
 from typing import Optional
 
-import optuna
-
 import numpy as np
+import optuna
 
 from bots.names import PROGRAM_PREFIX, Bot
 from bots.paramfile import now_iso
 from engine.players import TimeLimits
 from tuner.errors import UserError
+from tuner.measure.gauntlet import Gauntlet
 from tuner.measure.probe import probe_program
-from tuner.measure.runner import GameRunner, evaluate
+from tuner.measure.runner import GameRunner
 from tuner.measure.seeds import game_seeds
+from tuner.search.artifacts import upload_new_best
+from tuner.search.finals import choose, final_gauntlet
 from tuner.search.generation import BatchPlayer
 from tuner.search.interrupt import Interrupted, StopFlag
 from tuner.search.pool import OpponentPool
 from tuner.search.progress import Progress
 from tuner.search.samplers import build_sampler, population_size
 from tuner.search.workers import Plan, WorkerLoop, count_trials
-from tuner.measure.gauntlet import Gauntlet
-from tuner.search.artifacts import upload_new_best
-from tuner.search.finals import choose, final_gauntlet
 from tuner.storage import Heartbeat, describe_storage, open_artifact_store, open_storage, save_snapshot, study_lock
 from tuner.study.botnames import study_bot
-from tuner.study.bots import best_trial, trial_params, validation_key
+from tuner.study.bots import best_trial, trial_params
 from tuner.study.export import export_header, origin_lines, shown_storage
 from tuner.study.file import StudyConfig
 from tuner.study.records import TrialRecord
@@ -74,7 +73,8 @@ def _quiet_optuna() -> None:
 
 def _study_records(config: StudyConfig, space) -> dict:
     seeds = {"seed": config.seed, "stream": "search", "pairs": config.pairs,
-             "derivation": "tuner.measure.seeds.game_seeds(seed, pairs, 'search'); each seed is played twice, sides swapped"}
+             "derivation": "tuner.measure.seeds.game_seeds(seed, pairs, 'search'); each seed is played twice, "
+                           "sides swapped"}
     if config.pairs <= SEEDS_RECORDED_MAX:
         seeds["seeds"] = game_seeds(config.seed, config.pairs, "search")
     return {

@@ -50,19 +50,25 @@ import zlib
 from collections import deque
 from collections.abc import Iterator
 from sys import intern
-from typing import Any, Optional
+from typing import Any, BinaryIO, Optional
 
 from optuna.storages.journal import BaseJournalBackend
 
 from tuner.storage import snapshots
-from tuner.storage._optuna_compat import (DURABLE_OPERATIONS, BaseJournalSnapshot, JournalOperation, journal_backend,
-                                          set_snapshot_interval, snapshot_journal_storage)
+from tuner.storage._optuna_compat import (
+    DURABLE_OPERATIONS,
+    BaseJournalSnapshot,
+    JournalOperation,
+    journal_backend,
+    set_snapshot_interval,
+    snapshot_journal_storage,
+)
 from tuner.storage.journal import DamagedJournal
 
 try:
     import fcntl
 except ImportError:  # pragma: no cover - Windows has no flock: one writer at a time
-    fcntl = None
+    fcntl = None  # type: ignore[assignment]
 
 MAGIC = b"tuner compact journal 1 (a plain Optuna journal of it: tuner storage export-plain)\n"
 WINDOW = 32 * 1024  # deflate's window: what a back-reference can reach
@@ -163,7 +169,7 @@ class Cursor:
                  window: bytes = b"") -> None:
         self.offset, self.number, self.crc = offset, number, crc
         self.window = bytearray(window)
-        self._inflater = None
+        self._inflater: Any = None  # a zlib decompress object
 
     def history(self) -> bytes:
         return bytes(self.window[-WINDOW:])
@@ -305,11 +311,12 @@ class CompactJournalFile(BaseJournalBackend, BaseJournalSnapshot):
         self._path = path
         self._snapshots = snapshots
         self._threads = threading.Lock()
-        self._handle = None  # opened for appending at the first write, then kept (its flock is the write lock)
-        self._reader = None  # opened for reading at the first read, then kept
+        # Opened for appending at the first write, then kept (its flock is the write lock).
+        self._handle: Optional[BinaryIO] = None
+        self._reader: Optional[BinaryIO] = None  # opened for reading at the first read, then kept
         self._tail = Cursor()  # how far this process has decoded or written the file
         self._unread: deque = deque()  # texts of the records before the tail the reader has not taken yet
-        self._deflater = None
+        self._deflater: Any = None  # a zlib compress object
         self._deflater_at = -1  # the record number the deflate stream stands at
         self.replayed = 0  # records decoded from the file (not snapshot) by this process
         self._snapshot_offset: Optional[int] = None  # where the last snapshot loaded or saved stands
@@ -423,9 +430,10 @@ class CompactJournalFile(BaseJournalBackend, BaseJournalSnapshot):
                 data = handle.read(size - self._tail.offset)
             if self._tail.number == 0 and self._tail.offset == len(MAGIC):
                 self._check_magic()
-            start, texts = self._tail.offset, []
-            status = decode_frames(data, start, self._tail, texts)
-            self._unread.extend(texts)
+            start = self._tail.offset
+            decoded: list[bytes] = []
+            status = decode_frames(data, start, self._tail, decoded)
+            self._unread.extend(decoded)
             if status is not None:
                 rest = data[self._tail.offset - start:]
                 raise DamagedJournal(f"{self._path} is not a usable Optuna journal file: "
@@ -436,7 +444,8 @@ class CompactJournalFile(BaseJournalBackend, BaseJournalSnapshot):
         if self._deflater is None or self._deflater_at != tail.number:
             self._deflater = tail.deflater()
         deflater = self._deflater
-        texts, packed_all = [], []
+        texts: list[bytes] = []
+        packed_all: list[bytes] = []
         try:
             for log in logs:
                 text = record_text(log)

@@ -28,8 +28,14 @@ from optuna.trial import TrialState
 
 from tuner.errors import UserError
 from tuner.storage import snapshots
-from tuner.storage._optuna_compat import (STALE_TRIAL_IDS, cache_journal_distributions,
-                                          rdb_heartbeat_callback_argument, rdb_models, rdb_session, redis_client)
+from tuner.storage._optuna_compat import (
+    STALE_TRIAL_IDS,
+    cache_journal_distributions,
+    rdb_heartbeat_callback_argument,
+    rdb_models,
+    rdb_session,
+    redis_client,
+)
 from tuner.storage.compact import CompactJournalFile, enable_periodic_snapshots, file_kind, not_a_journal, save_snapshot
 from tuner.storage.journal import DamagedJournal, HeartbeatJournalStorage, TrialSyncedJournalFile, check_journal_file
 from tuner.storage.lock import creation_lock

@@ -17,9 +17,9 @@ from typing import Optional
 import optuna
 import pandas as pd
 
-from tuner.study.ranking import fully_played, ranked_trials
 from tuner.study.bots import load_existing_study, trial_params, validation_key
 from tuner.study.file import StudyConfig
+from tuner.study.ranking import fully_played, ranked_trials
 from tuner.study.records import TrialRecord
 from tuner.study.space import SearchSpace
 
@@ -30,8 +30,8 @@ PARALLEL_TRIALS = 300
 
 @dataclass
 class Report:
-    table: "object"  # pandas DataFrame of the top trials
-    params: "object"  # pandas DataFrame: parameters of the top trials and the baseline
+    table: object  # pandas DataFrame of the top trials
+    params: object  # pandas DataFrame: parameters of the top trials and the baseline
     files: list = field(default_factory=list)
     skipped: list = field(default_factory=list)  # (plot, reason)
     counts: dict = field(default_factory=dict)
