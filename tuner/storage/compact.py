@@ -1,8 +1,8 @@
 """The compact journal: Optuna's journal records, each deflated in one stream with the records before it.
 
 The default storage of a new study (`<study file name>.journal`). A plain Optuna journal repeats, for every
-parameter of every trial, the worker's id, the names and the distribution's JSON: ~14 kB a trial for the
-quickstart; the same records in this format take ~1.8 kB. The format is detected by the file's first bytes, so
+parameter of every trial, the worker's id, the names and the distribution's JSON: ~15 kB a trial for the
+quickstart; the same records in this format take ~1.9 kB. The format is detected by the file's first bytes, so
 a plain journal (written by Optuna or an older tuner) keeps opening and is appended to in its own format
 (`tuner.storage.journal`). `tuner storage export-plain` writes the plain journal of a compact one (what
 `optuna-dashboard FILE` and any Optuna program read); decoding every frame in order gives that file byte for byte.
