@@ -32,6 +32,13 @@ def run_tuner(*args: str, cwd=None, timeout: float = 600, env=None) -> subproces
                           cwd=cwd or ROOT, timeout=timeout, env={**os.environ, **(env or {})})
 
 
+@pytest.fixture(autouse=True, scope="session")
+def snapshot_cache(tmp_path_factory):
+    """Journal snapshots (a cache, tuner.storage.snapshots) go to the session's directory, not ~/.cache; the
+    commands the tests start inherit it."""
+    os.environ.setdefault("TUNER_SNAPSHOT_DIR", str(tmp_path_factory.mktemp("snapshots")))
+
+
 @pytest.fixture(scope="session")
 def referee_maps() -> list:
     return read_jsonl_gz(DATA / "referee" / "maps.jsonl.gz")

@@ -78,3 +78,56 @@ def test_the_dashboard_refuses_a_study_that_does_not_exist(tmp_path):
     result = run_tuner("dashboard", str(path), "--port", "0", timeout=60)
     assert result.returncode == 2 and "does not exist yet" in result.stderr and "Traceback" not in result.stderr
     assert not list(tmp_path.glob("*.journal"))
+
+
+def test_a_big_study_is_served_with_its_recent_and_best_trials_and_its_whole_search_space(tmp_path):
+    """BigStudyView on a study made by Optuna (no games): the newest trials, the best fully played ones and a
+    running one are listed, pruned ones without parameters; the dashboard's search space is still every
+    parameter; a trial listed once stays where it is."""
+    import io
+
+    import optuna
+    import optuna_dashboard
+    from optuna.trial import TrialState
+
+    from tuner.storage import open_storage
+    from tuner.view.dashboard import BigStudyView
+
+    optuna.logging.set_verbosity(optuna.logging.WARNING)
+    space = {"a": optuna.distributions.FloatDistribution(0, 1), "b": optuna.distributions.IntDistribution(0, 9)}
+    storage = open_storage(str(tmp_path / "big.journal"))
+    study = optuna.create_study(storage=storage, study_name="big", direction="maximize")
+    for i in range(40):
+        trial = study.ask(space)
+        trial.report(i / 100, 20)
+        if i % 4 == 0:
+            trial.set_user_attr("bot_params", dict(trial.params))
+            study.tell(trial, 1 - abs(i - 10) / 100)  # the best: trials 8 and 12 (0.98), then 4 (on a tie, the earlier)
+        else:
+            trial.set_user_attr("pruned", True)
+            study.tell(trial, state=TrialState.PRUNED)
+    running = study.ask(space)
+    view = BigStudyView(storage, full_study=20, recent=10, best=3)
+    apps = [optuna_dashboard.wsgi(view)]
+
+    def detail(after: int) -> dict:
+        environ = {"REQUEST_METHOD": "GET", "PATH_INFO": f"/api/studies/{study._study_id}",
+                   "QUERY_STRING": f"after={after}", "wsgi.input": io.BytesIO(), "SERVER_NAME": "test",
+                   "SERVER_PORT": "80", "wsgi.url_scheme": "http"}
+        return json.loads(b"".join(apps[-1](environ, lambda status, headers, exc_info=None: None)))
+
+    served = detail(0)
+    numbers = [t["number"] for t in served["trials"]]
+    assert numbers == [4, 8, 12] + list(range(31, 41)), numbers
+    assert view.left_out[study._study_id] == 31 - 3
+    assert {p["name"] for p in served["intersection_search_space"]} == {"a", "b"}
+    for trial in served["trials"]:
+        assert (trial["params"] == []) == (trial["state"] == "Pruned"), trial
+        assert trial["intermediate_values"] or trial["state"] == "Running"
+    study.tell(running, state=TrialState.PRUNED)  # the running trial, listed, is pruned: it turns slim in place
+    later = study.ask(space)
+    study.tell(later, 0.5)
+    apps.append(optuna_dashboard.wsgi(view))  # a new server's cache: the dashboard's keeps the trials 2 s
+    polled = detail(len(numbers))
+    assert [t["number"] for t in polled["trials"]] == [41]
+    assert [t["number"] for t in detail(0)["trials"]] == numbers + [41]

@@ -1,22 +1,52 @@
 """Damaged storage files: every command that opens the study stops with one line naming the file and what is
-wrong (exit 2, no traceback), and the file's bytes are unchanged afterwards."""
+wrong (exit 2, no traceback), and the file's bytes are unchanged afterwards. Journals in both formats: the
+compact one `tuner tune` writes, and Optuna's plain JSON lines (a study from Optuna or an older tuner)."""
 import hashlib
 import os
 
 import pytest
 
 from tests.conftest import run_tuner, write_study
+from tuner.storage.compact import MAGIC, export_plain
 from tuner.storage.journal import DamagedJournal, TrialSyncedJournalFile
 
 
 @pytest.fixture(scope="module")
-def journal(tmp_path_factory):
-    """A real journal written by `tuner tune` (a tiny study)."""
+def journals(tmp_path_factory):
+    """A real journal written by `tuner tune` (a tiny study): its bytes, and those of its plain export."""
     directory = tmp_path_factory.mktemp("journal")
     path = write_study(directory, "damaged", trials=3, pairs=20)
     result = run_tuner("tune", str(path), "--no-progress")
     assert result.returncode == 0, result.stderr
-    return (directory / "damaged.journal").read_bytes()
+    export_plain(str(directory / "damaged.journal"), str(directory / "plain.journal"))
+    return (directory / "damaged.journal").read_bytes(), (directory / "plain.journal").read_bytes()
+
+
+@pytest.fixture(scope="module")
+def journal(journals):
+    """The plain journal."""
+    return journals[1]
+
+
+@pytest.fixture(scope="module")
+def compact(journals):
+    return journals[0]
+
+
+def last_frame_start(data: bytes) -> int:
+    i = start = len(MAGIC)
+    while i < len(data):
+        start = i
+        length, shift = 0, 0
+        while True:
+            byte = data[i]
+            i += 1
+            length |= (byte & 0x7F) << shift
+            shift += 7
+            if byte < 0x80:
+                break
+        i += length + 4
+    return start
 
 
 def cut_mid_line(data: bytes) -> bytes:
@@ -73,6 +103,50 @@ def test_a_damaged_journal_is_refused_and_left_unchanged(tmp_path, journal, dama
         assert str(stored) in line and "'storage'" in line and reason in line and "left unchanged" in line, line
         assert digest(stored) == before
     assert not (tmp_path / "bot.py").exists()
+
+
+def cut_last_frame(data: bytes) -> bytes:
+    return data[:-3]
+
+
+def bad_frame_in_the_middle(data: bytes) -> bytes:
+    middle = len(data) // 2
+    return data[:middle] + bytes([data[middle] ^ 0x01]) + data[middle + 1:]
+
+
+def a_study_file_instead(data: bytes) -> bytes:
+    return b'name = "damaged"\nleague = 3\nseed = 5\n'
+
+
+@pytest.mark.parametrize("damage, reason, commands", [
+    (cut_last_frame, "cut short", [TUNE, EXPORT, REPORT]),
+    (bad_frame_in_the_middle, "a record cannot be read", [TUNE, EXPORT]),
+    (only_garbage, "no journal at all", [TUNE, REPORT]),
+    (a_study_file_instead, "no journal at all", [TUNE, EXPORT]),
+])
+def test_a_damaged_compact_journal_is_refused_and_left_unchanged(tmp_path, compact, damage, reason, commands):
+    path = write_study(tmp_path, "damaged", trials=6, pairs=20)
+    stored = tmp_path / "damaged.journal"
+    stored.write_bytes(damage(compact))
+    before = digest(stored)
+    for command in commands:
+        line = one_line_error(run_tuner(*[arg.format(study=path, dir=tmp_path) for arg in command]))
+        assert str(stored) in line and "'storage'" in line and reason in line and "left unchanged" in line, line
+        assert ("truncate -s" in line) == (damage is cut_last_frame), line
+        assert digest(stored) == before
+    assert not (tmp_path / "bot.py").exists()
+
+
+def test_a_cut_compact_journal_says_how_to_keep_its_complete_records(tmp_path, compact):
+    path = write_study(tmp_path, "damaged", trials=4, pairs=20)
+    stored = tmp_path / "damaged.journal"
+    stored.write_bytes(cut_last_frame(compact))
+    line = one_line_error(run_tuner("tune", str(path), "--no-progress"))
+    keep = last_frame_start(compact)
+    assert f"truncate -s {keep} {stored}" in line
+    os.truncate(stored, keep)
+    result = run_tuner("tune", str(path), "--no-progress")
+    assert result.returncode == 0, result.stderr
 
 
 def test_a_cut_journal_says_how_to_keep_its_complete_records(tmp_path, journal):

@@ -19,7 +19,7 @@ from tuner.errors import EXIT_INTERRUPTED, EXIT_USAGE, UserError  # noqa: E402
 from tuner.versions import package_version  # noqa: E402
 
 COMMANDS = ["map", "replay", "play", "view", "bench", "match", "gauntlet", "league", "params", "export", "tune",
-            "dashboard", "report"]
+            "dashboard", "report", "storage"]
 
 
 PLAYING = {"play", "match", "gauntlet", "league", "bench", "tune"}  # commands that play games: they may compile

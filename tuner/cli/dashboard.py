@@ -14,6 +14,9 @@ def register(commands) -> None:
     parser.add_argument("--host", default="127.0.0.1",
                         help="address to listen on (default 127.0.0.1: this machine only; 0.0.0.0: every interface)")
     parser.add_argument("--storage", metavar="URL", help="storage instead of the study file's")
+    parser.add_argument("--all-trials", action="store_true",
+                        help="list every trial whole (a study of thousands of trials is then slow to show: by "
+                             "default its older pruned trials are left out, the others listed without parameters)")
     parser.set_defaults(run=run)
 
 
@@ -22,5 +25,5 @@ def run(args) -> int:
     from tuner.view.dashboard import serve
 
     config = read_study_file(args.study, args.storage)
-    serve(config, args.host, args.port)
+    serve(config, args.host, args.port, args.all_trials)
     return 0

@@ -42,9 +42,11 @@ def build_sampler(config: StudyConfig, space):
             # with_margin keeps integer parameters from freezing on one value. No startup trials: the first
             # trial sampled is CMA-ES's already. Enqueued and retried trials have all their parameters, so Optuna
             # never asks the sampler about them. Trials the race dropped are PRUNED; CMA-ES ranks them in their
-            # generation by their last intermediate value, the race's estimate of their full result.
+            # generation by their last intermediate value, the race's estimate of their full result. The search
+            # space is the one every trial is asked with (CMA-ES need not infer it from the finished trials).
             with_margin = any(d.type == "int" for d in space.dimensions)
-            return BatchCmaEsSampler(x0=space.start_point(), sigma0=config.sigma, seed=seed, n_startup_trials=0,
+            return BatchCmaEsSampler(search_space=space.distributions, x0=space.start_point(), sigma0=config.sigma,
+                                     seed=seed, n_startup_trials=0,
                                      popsize=population_size(config, len(space)), with_margin=with_margin,
                                      warn_independent_sampling=False)
         if config.sampler == "tpe":

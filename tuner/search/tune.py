@@ -38,7 +38,7 @@ from tuner.search.pool import OpponentPool
 from tuner.search.progress import Progress
 from tuner.search.samplers import build_sampler, population_size
 from tuner.search.workers import Plan, WorkerLoop, count_trials
-from tuner.storage import Heartbeat, describe_storage, open_artifact_store, open_storage, study_lock
+from tuner.storage import Heartbeat, describe_storage, open_artifact_store, open_storage, save_snapshot, study_lock
 from tuner.study.botnames import study_bot
 from tuner.study.bots import best_trial, trial_params
 from tuner.study.export import export_header, origin_lines, shown_storage
@@ -327,3 +327,14 @@ def run_tune(config: StudyConfig, trials: Optional[int] = None, timeout: Optiona
         return summary
     finally:
         runner.close()
+        _leave_snapshot(storage)
+
+
+def _leave_snapshot(storage) -> None:
+    """A snapshot of a compact journal at its end, so that the commands that follow (export, report, the next
+    run) replay nothing. A cache: it never fails the run (an unwritable cache, or a journal another program
+    damaged meanwhile, which the next command reports)."""
+    try:
+        save_snapshot(storage)
+    except (OSError, UserError):
+        pass

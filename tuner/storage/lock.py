@@ -21,9 +21,6 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-import sqlalchemy
-from sqlalchemy.pool import NullPool
-
 from tuner.storage.url import StorageURL
 
 try:
@@ -83,6 +80,8 @@ class AdvisoryLock(StudyLock):
         self._connection = None
 
     def acquire(self) -> None:
+        import sqlalchemy  # ~0.3 s of imports: only for PostgreSQL (a command on a journal file needs none)
+
         connection = self.engine.connect().execution_options(isolation_level="AUTOCOMMIT")
         try:
             connection.execute(sqlalchemy.text("SELECT pg_advisory_lock(:key)"), {"key": self.key})
@@ -94,6 +93,8 @@ class AdvisoryLock(StudyLock):
 
     def release(self) -> None:
         if self._connection is not None:
+            import sqlalchemy
+
             try:
                 self._connection.execute(sqlalchemy.text("SELECT pg_advisory_unlock(:key)"), {"key": self.key})
             finally:
@@ -125,6 +126,9 @@ def creation_lock(url: StorageURL, engine_kwargs: dict) -> Iterator[None]:
         with FileLock(url.lock_file):
             yield
     elif url.scheme == "postgresql":
+        import sqlalchemy
+        from sqlalchemy.pool import NullPool
+
         engine = sqlalchemy.create_engine(url.sqlalchemy_url, poolclass=NullPool,
                                           connect_args=engine_kwargs.get("connect_args", {}))
         try:

@@ -133,8 +133,9 @@ class StudyFile(BaseModel):
         "(README, \"Tune your own bot\")", allowed="a table of NAME = { type = ..., ... }"))
     storage: Optional[str] = Field(None, **_info(
         "path or URL",
-        "default: `<study file name>.journal` beside the study file (an Optuna journal file, which optuna-dashboard "
-        "opens directly). A relative path is relative to the study file; an Optuna storage URL (`sqlite:///`, "
+        "default: `<study file name>.journal` beside the study file (a compact journal file, ~2 kB a trial; an "
+        "existing plain Optuna journal file keeps its format). A relative path is relative to the study file; an "
+        "Optuna storage URL (`sqlite:///`, "
         "`postgresql://`, `mysql://`, `redis://`) also works: PostgreSQL for long studies and several machines "
         "(README, \"Scaling out\")", allowed="a journal file path or a storage URL"))
     artifacts: Optional[str] = Field(None, **_info(

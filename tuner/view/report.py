@@ -2,9 +2,10 @@
 
 Trials are ranked as the best trial is chosen (`tuner.study.bots.best_trial`): fully played trials only, by
 value (or mean win rate with several objectives). The plots are Optuna's: the optimisation history, the
-parameter importances and the parallel coordinates of the most important parameters. Pruned trials appear
-in the history with their estimated value; the HTML files load plotly from `plotly.min.js` in the same
-directory, so they open offline.
+parameter importances and the parallel coordinates of the most important parameters (for the best
+PARALLEL_TRIALS trials), of the fully played (COMPLETE) trials: a pruned trial's value is an estimate, and most
+trials of a big study are pruned. The HTML files load plotly from `plotly.min.js` in the same directory, so they
+open offline.
 """
 from __future__ import annotations
 
@@ -14,7 +15,6 @@ from pathlib import Path
 from typing import Optional
 
 import optuna
-import optuna.visualization as vis
 import pandas as pd
 
 from tuner.study.bots import load_existing_study, trial_params, validation_key
@@ -24,6 +24,8 @@ from tuner.study.records import TrialRecord
 from tuner.study.space import SearchSpace
 
 PARALLEL_PARAMS = 8  # parameters shown in the parallel-coordinates plot (the most important ones)
+# Trials drawn there (the best ones): a line is a plotly trace (~1.5 ms each); thousands are slow and unreadable.
+PARALLEL_TRIALS = 300
 
 
 @dataclass
@@ -69,16 +71,75 @@ def _write(fig, path: Path, files: list) -> None:
     files.append(path)
 
 
-def write_plots(study, config: StudyConfig, out: Path) -> tuple:
-    """Optuna's plots as HTML files in `out`: (files written, [(plot, reason skipped)])."""
+class UncopiedTrials(optuna.Study):
+    """A study whose trials are never copied, for the plots. Optuna's plots ask for the trials many times, often
+    deep-copied: the importance plot deep-copies every trial once per parameter (750 s for a 30,000-trial
+    study), the history plot once (20 s). They use the COMPLETE trials' values only (the history plot marks the
+    others incomplete, it needs them for the trial numbers)."""
+
+    def __init__(self, storage, study, trials: Optional[list] = None):
+        super().__init__(study_name=study.study_name, storage=storage)
+        self._storage_object = storage
+        self._all = study.get_trials(deepcopy=False) if trials is None else trials
+
+    def subset(self, trials: list) -> UncopiedTrials:
+        return UncopiedTrials(self._storage_object, self, trials)
+
+    @property
+    def trials(self) -> list:
+        return list(self._all)
+
+    def get_trials(self, deepcopy: bool = True, states=None) -> list:
+        return [t for t in self._all if states is None or t.state in states]
+
+
+def _optuna_visualization():
+    """`optuna.visualization` (plotly), imported when plots are drawn (not for `--no-plots`) and without
+    matplotlib: importing it imports Optuna's matplotlib plots too, which import matplotlib.pyplot (~1 s of a
+    ~4 s report on a big study) when it is installed (it is, for `tuner league --plot`). Optuna imports it under
+    `try_import`, which takes an ImportError as matplotlib missing: while `optuna.visualization` is imported,
+    `matplotlib` is a None entry of sys.modules (which makes `import matplotlib` raise ImportError), then the
+    entry is removed (matplotlib imports normally afterwards)."""
+    import sys
+
+    if "optuna.visualization" in sys.modules or "matplotlib" in sys.modules:
+        import optuna.visualization as vis
+
+        return vis
+    sys.modules["matplotlib"] = None  # type: ignore[assignment]
+    try:
+        import optuna.visualization as vis
+    finally:
+        del sys.modules["matplotlib"]
+    return vis
+
+
+class OnceEvaluator(optuna.importance.BaseImportanceEvaluator):
+    """Optuna's default importance evaluator (PED-ANOVA), its answer kept: the importances are needed twice (the
+    parallel-coordinates plot shows the most important parameters), and they cost ~0.6 s at 30,000 trials."""
+
+    def __init__(self) -> None:
+        self._evaluator = optuna.importance.PedAnovaImportanceEvaluator()
+        self._answers: dict = {}
+
+    def evaluate(self, study, params=None, *, target=None) -> dict:
+        key = (None if params is None else tuple(params), target)
+        if key not in self._answers:
+            self._answers[key] = self._evaluator.evaluate(study, params=params, target=target)
+        return dict(self._answers[key])
+
+
+def write_plots(study: UncopiedTrials, config: StudyConfig, out: Path) -> tuple:
+    """Optuna's plots of the COMPLETE trials as HTML files in `out`: (files written, [(plot, reason skipped)])."""
+    vis = _optuna_visualization()
+
     out.mkdir(parents=True, exist_ok=True)
     files, skipped = [], []
     if config.multi_objective:
         target, target_name = (lambda t: float(t.user_attrs.get("win_rate", float("nan")))), "mean win rate"
     else:
         target, target_name = None, "win rate"
-    # t.value raises with several objectives
-    complete = [t for t in study.get_trials(deepcopy=False) if t.values is not None]
+    complete = study.get_trials(deepcopy=False, states=(optuna.trial.TrialState.COMPLETE,))
     _write(vis.plot_optimization_history(study, target=target, target_name=target_name), out / "history.html", files)
     if config.multi_objective and len(config.opponents) in (2, 3):
         _write(vis.plot_pareto_front(study, target_names=[f"vs {e}" for e in config.opponents]),
@@ -86,16 +147,18 @@ def write_plots(study, config: StudyConfig, out: Path) -> tuple:
     important = None
     if len(complete) >= 2:
         try:
-            importances = optuna.importance.get_param_importances(study, target=target)
+            evaluator = OnceEvaluator()
+            importances = optuna.importance.get_param_importances(study, evaluator=evaluator, target=target)
             important = list(importances)[:PARALLEL_PARAMS]
-            _write(vis.plot_param_importances(study, target=target, target_name=target_name),
+            _write(vis.plot_param_importances(study, evaluator=evaluator, target=target, target_name=target_name),
                    out / "importances.html", files)
         except (ValueError, RuntimeError, ZeroDivisionError) as error:
             skipped.append(("importances", str(error).splitlines()[0] if str(error) else type(error).__name__))
     else:
         skipped.append(("importances", "needs at least 2 finished trials"))
     if complete:
-        _write(vis.plot_parallel_coordinate(study, params=important, target=target, target_name=target_name),
+        best = study.subset(ranked_trials(complete, config.multi_objective)[:PARALLEL_TRIALS])
+        _write(vis.plot_parallel_coordinate(best, params=important, target=target, target_name=target_name),
                out / "parallel_coordinates.html", files)
     else:
         skipped.append(("parallel coordinates", "no finished trial"))
@@ -105,7 +168,7 @@ def write_plots(study, config: StudyConfig, out: Path) -> tuple:
 def build_report(config: StudyConfig, out: Optional[Path], top: int = 10, plots: bool = True) -> Report:
     optuna.logging.set_verbosity(optuna.logging.ERROR)
     warnings.filterwarnings("ignore", category=optuna.exceptions.ExperimentalWarning)
-    _, study = load_existing_study(config)
+    storage, study = load_existing_study(config)
     space = SearchSpace.for_config(config)
     all_trials = study.get_trials(deepcopy=False)
     trials = ranked_trials(all_trials, config.multi_objective)[:top]
@@ -114,5 +177,6 @@ def build_report(config: StudyConfig, out: Optional[Path], top: int = 10, plots:
               "failed": sum(t.state.name == "FAIL" for t in all_trials)}
     report = Report(trials_table(study, config, trials), params_table(config, space, trials[:5]), counts=counts)
     if plots:
-        report.files, report.skipped = write_plots(study, config, out or default_out_dir(config))
+        report.files, report.skipped = write_plots(UncopiedTrials(storage, study), config,
+                                                   out or default_out_dir(config))
     return report

@@ -1,0 +1,128 @@
+"""`tuner storage`: a study's journal file as other tools need it, and what it holds.
+
+    tuner storage info STUDY.toml                       format, size, trials, bytes per trial, snapshot
+    tuner storage export-plain STUDY.toml OUT.journal   the plain Optuna journal of the study's journal (what
+                                                        `optuna-dashboard OUT.journal` and any Optuna program read)
+    tuner storage import-plain PLAIN.journal OUT.journal
+                                                        the compact journal of a plain one (point the study's
+                                                        `storage` at OUT, or rename it over the plain one)
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+
+def register(commands) -> None:
+    parser = commands.add_parser("storage", help="a study's journal: its size, a plain Optuna copy, conversion")
+    actions = parser.add_subparsers(dest="action", metavar="ACTION", parser_class=type(parser))
+    actions.required = True
+    info = actions.add_parser("info", help="the study's storage: format, size, trials, bytes per trial, snapshot")
+    info.add_argument("study", type=Path, metavar="STUDY.toml", help="the study file")
+    info.add_argument("--storage", metavar="PATH", help="storage instead of the study file's")
+    info.set_defaults(run=run_info)
+    export = actions.add_parser("export-plain", help="write the study's journal as a plain Optuna journal file")
+    export.add_argument("study", type=Path, metavar="STUDY.toml", help="the study file")
+    export.add_argument("out", type=Path, metavar="OUT.journal", help="the plain journal to write")
+    export.add_argument("--storage", metavar="PATH", help="journal instead of the study file's")
+    export.set_defaults(run=run_export_plain)
+    convert = actions.add_parser("import-plain", help="write the compact journal of a plain Optuna journal file")
+    convert.add_argument("plain", type=Path, metavar="PLAIN.journal", help="a plain Optuna journal file")
+    convert.add_argument("out", type=Path, metavar="OUT.journal", help="the compact journal to write")
+    convert.set_defaults(run=run_import_plain)
+
+
+def _journal_of(args) -> tuple:
+    from tuner.errors import UserError
+    from tuner.study.file import read_study_file
+
+    config = read_study_file(args.study, args.storage)
+    if not config.storage_is_journal_file:
+        raise UserError(f"{config.path}: {config.storage_source} is {config.storage_url}, not a journal file")
+    path = config.storage_url.file
+    if path is None or not path.is_file():
+        raise UserError(f"{config.path}: {config.storage_source}: {path} does not exist yet (run `tuner tune` on "
+                        f"the study first)")
+    return config, path
+
+
+def _check_out(out: Path, source: Path) -> None:
+    from tuner.errors import UserError
+
+    if out.exists() and out.resolve() == source.resolve():
+        raise UserError(f"{out}: that is the journal being read; give another file")
+    if not out.parent.is_dir():
+        raise UserError(f"{out}: directory {out.parent} does not exist")
+
+
+def run_export_plain(args) -> int:
+    import shutil
+
+    from tuner.errors import UserError
+    from tuner.storage.compact import export_plain, file_kind
+    from tuner.storage.journal import DamagedJournal, check_journal_file
+
+    config, path = _journal_of(args)
+    _check_out(args.out, path)
+    kind = file_kind(str(path))
+    try:
+        if kind == "plain":
+            check_journal_file(path)
+            shutil.copyfile(path, args.out)
+            print(f"{path} is a plain Optuna journal already: copied to {args.out}")
+            return 0
+        records = export_plain(str(path), str(args.out))
+    except DamagedJournal as error:
+        raise UserError(f"{config.path}: {config.storage_source}: {error}") from None
+    print(f"{args.out}: {records} records, {args.out.stat().st_size:,} bytes (a plain Optuna journal of {path})")
+    return 0
+
+
+def run_import_plain(args) -> int:
+    from tuner.errors import UserError
+    from tuner.storage.compact import file_kind, import_plain
+    from tuner.storage.journal import DamagedJournal, check_journal_file
+
+    if not args.plain.is_file():
+        raise UserError(f"{args.plain}: no such file")
+    _check_out(args.out, args.plain)
+    if file_kind(str(args.plain)) != "plain":
+        raise UserError(f"{args.plain} is not a plain Optuna journal file (it does not start with a JSON record)")
+    try:
+        check_journal_file(args.plain)
+    except DamagedJournal as error:
+        raise UserError(str(error)) from None
+    records = import_plain(str(args.plain), str(args.out))
+    before, after = args.plain.stat().st_size, args.out.stat().st_size
+    print(f"{args.out}: {records} records, {after:,} bytes ({before:,} as plain JSON lines)")
+    return 0
+
+
+def run_info(args) -> int:
+    from tuner.storage import open_storage, snapshots
+    from tuner.storage._optuna_compat import journal_backend
+    from tuner.storage.compact import file_kind
+
+    config, path = _journal_of(args)
+    kind = file_kind(str(path))
+    storage = open_storage(config.storage, f"{config.path}: {config.storage_source}", create=False)
+    size = path.stat().st_size
+    print(f"{path}: {'compact' if kind == 'compact' else 'plain Optuna'} journal, {size:,} bytes")
+    every = 0
+    for study in storage.get_all_studies():
+        trials = storage.get_all_trials(storage.get_study_id_from_name(study.study_name), deepcopy=False)
+        every += len(trials)
+        states: dict = {}
+        for t in trials:
+            states[t.state.name] = states.get(t.state.name, 0) + 1
+        shown = ", ".join(f"{n} {s.lower()}" for s, n in sorted(states.items()))
+        print(f"  study {study.study_name!r}: {len(trials)} trials ({shown})")
+    if every:
+        print(f"  {size / every:,.0f} bytes a trial")
+    if kind == "compact":
+        cached = snapshots.snapshot_path(str(path))
+        if cached.is_file():
+            state = "up to date" if journal_backend(storage).snapshot_is_current() else "older than the journal's end"
+            print(f"  snapshot (a cache, not part of the study): {cached}, {cached.stat().st_size:,} bytes, {state}")
+        else:
+            print("  no snapshot (a cache, made by `tuner tune` and by opening a big journal)")
+    return 0
