@@ -1,6 +1,9 @@
 """`search[:N]`: rollout improvement over the heuristic bot. At each decision a few candidate moves are played out
 to the end of the game (both players then following the default heuristic) within a budget of N simulated turns
-per move, and the move whose playout ends with the best score margin is played (`policy`)."""
+per move, and the move whose playout ends with the best score margin is played (`policy`).
+
+Not exportable: its playouts in plain Python would not fit CodinGame's 100 ms a turn, and its scratch states have
+no counterpart in the exported file; it is a sparring partner in the engine."""
 from bots.plugin import BotPlugin, Setup, int_argument
 from bots.search.policy import search_move
 from bots.search.schema import SCHEMA
@@ -13,4 +16,4 @@ def _budget(name: str, arg: str, league: int) -> Setup:
 
 PLUGIN = BotPlugin("search", "playouts of candidate moves to the end of the game, the default heuristic playing "
                    "both sides, within a budget of simulated turns per move", search_move, SCHEMA, argument="N",
-                   parse_argument=_budget)
+                   parse_argument=_budget, exportable=False)

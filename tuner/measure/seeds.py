@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 MASK64 = (1 << 64) - 1
-STREAMS = {"match": 0, "search": 1, "validation": 2}
+STREAMS = {"match": 0, "search": 1, "validation": 2, "gauntlet": 3}
 
 
 def splitmix64(x: int) -> int:

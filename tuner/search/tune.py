@@ -196,7 +196,7 @@ def print_choice(config: StudyConfig, chosen: dict, gauntlet: dict) -> None:
     print(f"chosen for export: {chosen['label']}, win rate {_fmt_ci(overall['win_rate'], overall['win_rate_ci'])} "
           f"over {overall['games']} held-out games ({len(chosen['finalists'])} finalists: "
           + ", ".join(f"{f['label']} {f['win_rate']:.1%}" for f in chosen["finalists"]) + ")")
-    print(f"gauntlet on the held-out seeds, {gauntlet['games_per_opponent']} games per opponent: "
+    print(f"gauntlet on fresh held-out seeds, {gauntlet['games_per_opponent']} games per opponent: "
           f"{chosen['label']} against the baseline (trial 0)")
     for line in Gauntlet.from_json(gauntlet).table():
         print("  " + line)
