@@ -137,3 +137,23 @@ def postgres_study(postgres_url):
             optuna.delete_study(study_name=name, storage=storage)
         except KeyError:
             pass
+
+
+def frame_starts(data: bytes) -> list:
+    """Byte offsets of the frames of a compact journal's bytes (`tuner.storage.compact`: a varint length, the
+    frame, a 4-byte crc)."""
+    from tuner.storage.compact import MAGIC
+
+    offsets, i = [], len(MAGIC)
+    while i < len(data):
+        offsets.append(i)
+        length, shift = 0, 0
+        while True:
+            byte = data[i]
+            i += 1
+            length |= (byte & 0x7F) << shift
+            shift += 7
+            if byte < 0x80:
+                break
+        i += length + 4
+    return offsets

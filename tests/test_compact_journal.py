@@ -15,7 +15,7 @@ from optuna.storages import JournalStorage
 from optuna.storages.journal import JournalFileBackend
 from optuna.trial import TrialState
 
-from tests.conftest import write_study
+from tests.conftest import frame_starts, write_study
 from tuner.cli import main as tuner_main
 from tuner.errors import UserError
 from tuner.storage import compact, save_snapshot, snapshots
@@ -167,23 +167,6 @@ def refused(path) -> str:
     return message
 
 
-def frame_starts(path) -> list:
-    """Byte offsets of the frames of a compact journal."""
-    data, offsets, i = path.read_bytes(), [], len(MAGIC)
-    while i < len(data):
-        offsets.append(i)
-        length, shift = 0, 0
-        while True:
-            byte = data[i]
-            i += 1
-            length |= (byte & 0x7F) << shift
-            shift += 7
-            if byte < 0x80:
-                break
-        i += length + 4
-    return offsets
-
-
 @pytest.fixture
 def journal(tmp_path):
     path = tmp_path / "s.journal"
@@ -193,7 +176,7 @@ def journal(tmp_path):
 
 @pytest.mark.parametrize("cut", [1, 3, 6])
 def test_a_cut_last_record_is_refused_with_how_to_keep_the_complete_ones(journal, cut):
-    last = frame_starts(journal)[-1]
+    last = frame_starts(journal.read_bytes())[-1]
     complete = outline(compact_storage(journal))
     os.truncate(journal, last + cut)
     message = refused(journal)
@@ -204,7 +187,7 @@ def test_a_cut_last_record_is_refused_with_how_to_keep_the_complete_ones(journal
 
 
 def test_a_last_record_with_a_bad_crc_is_refused_with_the_truncate_advice(journal):
-    last = frame_starts(journal)[-1]
+    last = frame_starts(journal.read_bytes())[-1]
     data = bytearray(journal.read_bytes())
     data[-1] ^= 0x40
     journal.write_bytes(bytes(data))
@@ -219,7 +202,7 @@ def test_zeros_left_by_a_crash_at_the_end_are_refused_with_the_truncate_advice(j
 
 
 def test_a_damaged_record_in_the_middle_is_refused_without_truncate_advice(journal):
-    middle = frame_starts(journal)[20]
+    middle = frame_starts(journal.read_bytes())[20]
     data = bytearray(journal.read_bytes())
     data[middle + 3] ^= 0x01  # one bit of a payload: its crc fails
     journal.write_bytes(bytes(data))

@@ -6,8 +6,8 @@ import os
 
 import pytest
 
-from tests.conftest import run_tuner, write_study
-from tuner.storage.compact import MAGIC, export_plain
+from tests.conftest import frame_starts, run_tuner, write_study
+from tuner.storage.compact import export_plain
 from tuner.storage.journal import DamagedJournal, TrialSyncedJournalFile
 
 
@@ -31,22 +31,6 @@ def journal(journals):
 @pytest.fixture(scope="module")
 def compact(journals):
     return journals[0]
-
-
-def last_frame_start(data: bytes) -> int:
-    i = start = len(MAGIC)
-    while i < len(data):
-        start = i
-        length, shift = 0, 0
-        while True:
-            byte = data[i]
-            i += 1
-            length |= (byte & 0x7F) << shift
-            shift += 7
-            if byte < 0x80:
-                break
-        i += length + 4
-    return start
 
 
 def cut_mid_line(data: bytes) -> bytes:
@@ -142,7 +126,7 @@ def test_a_cut_compact_journal_says_how_to_keep_its_complete_records(tmp_path, c
     stored = tmp_path / "damaged.journal"
     stored.write_bytes(cut_last_frame(compact))
     line = one_line_error(run_tuner("tune", str(path), "--no-progress"))
-    keep = last_frame_start(compact)
+    keep = frame_starts(compact)[-1]
     assert f"truncate -s {keep} {stored}" in line
     os.truncate(stored, keep)
     result = run_tuner("tune", str(path), "--no-progress")
