@@ -1,11 +1,15 @@
-"""How much of the engine's speed a tuning study uses: the quickstart's games per second against `tuner bench --bot
-heuristic`'s, run one after the other with the same --jobs (the machine is shared: compare side by side).
+"""How much of the engine's speed a tuning study uses: the quickstart's games per second against the engine's
+on the study's own games, run one after the other with the same --jobs (the machine is shared: compare side by side).
 
     python benchmarks/study_speed.py [--jobs 1 2] [--timeout 120] [--study studies/quickstart.toml]
 
 For each --jobs value: a fresh copy of the study runs for --timeout seconds (its own time budget replaced), then
-the bench plays heuristic self-play on the same number of processes. Prints both figures, their ratio, the
-study's trials and storage bytes per trial, and the ratio of games/s between the --jobs values.
+the engine plays the study's own mix of games on the same number of processes: the tuned bot (its defaults)
+against every opponent of the pool (a `hall-of-fame:K` entry counts as K more copies of the tuned bot), with no
+study around it. A pool with slow opponents (`search:N`) is slower than heuristic self-play, so the study's share
+is taken against that mix; heuristic self-play (`tuner bench --bot heuristic`) is printed beside it. Prints the
+figures, the ratios, the study's trials and storage bytes per trial, and the ratio of games/s between the
+--jobs values.
 """
 from __future__ import annotations
 
@@ -16,9 +20,13 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
+import numpy as np
+
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
 
 
 def tuner(*args: str, cwd=ROOT) -> str:
@@ -47,6 +55,32 @@ def study_run(study: Path, jobs: int, timeout: float) -> dict:
                 "storage_bytes": storage, "bytes_per_trial": round(storage / max(1, trials))}
 
 
+def pool_run(study: Path, jobs: int, pairs: int) -> dict:
+    """The engine's games/s on the study's mix of games, played directly by the tuner's game runner."""
+    from tuner.measure.runner import GameRunner
+    from tuner.study.botnames import study_bot
+    from tuner.study.file import HALL_OF_FAME, read_study_file
+
+    config = read_study_file(study)
+    tuned = study_bot(config, config.bot)
+    opponents = []
+    for name in config.opponents:
+        if name.startswith(HALL_OF_FAME + ":"):
+            opponents += [tuned] * int(name.split(":")[1])
+        else:
+            opponents.append(study_bot(config, name))
+    runner = GameRunner(config.league, jobs)
+    try:
+        runner.warm_up()
+        start = time.perf_counter()
+        runner.play(tuned, opponents, np.arange(1, pairs + 1))
+        seconds = time.perf_counter() - start
+    finally:
+        runner.close()
+    games = 2 * pairs * len(opponents)
+    return {"games": games, "seconds": seconds, "games_per_s": games / seconds}
+
+
 def bench_run(jobs: int, games: int) -> dict:
     return json.loads(tuner("bench", "--bot", "heuristic", "--games", str(games), "--jobs", str(jobs), "--json"))
 
@@ -56,18 +90,22 @@ def main() -> int:
     parser.add_argument("--jobs", type=int, nargs="+", default=[1, 2])
     parser.add_argument("--timeout", type=float, default=120)
     parser.add_argument("--bench-games", type=int, default=300_000)
+    parser.add_argument("--pool-pairs", type=int, default=4000, help="seed pairs per opponent of the pool run")
     parser.add_argument("--study", type=Path, default=ROOT / "studies" / "quickstart.toml")
     args = parser.parse_args()
     rows = []
     for jobs in args.jobs:
         study = study_run(args.study, jobs, args.timeout)
+        pool = pool_run(args.study, jobs, args.pool_pairs)
         bench = bench_run(jobs, args.bench_games)
-        ratio = study["games_per_s"] / bench["games_per_sec"]
+        ratio = study["games_per_s"] / pool["games_per_s"]
         rows.append((jobs, study, bench, ratio))
         print(f"--jobs {jobs}: study {study['games_per_s']:,} games/s ({study['trials']} trials, {study['pruned']} "
               f"pruned, {study['games']:,} games in {study['seconds']} s, {study['bytes_per_trial']:,} bytes of "
-              f"storage a trial); bench heuristic {bench['games_per_sec']:,.0f} games/s; ratio {ratio:.2f}",
-              flush=True)
+              f"storage a trial); the engine on the pool's games {pool['games_per_s']:,.0f} games/s "
+              f"({pool['games']:,} games); study / engine {ratio:.2f}; heuristic self-play "
+              f"{bench['games_per_sec']:,.0f} games/s (study / self-play "
+              f"{study['games_per_s'] / bench['games_per_sec']:.2f})", flush=True)
     if len(rows) > 1:
         base = rows[0][1]["games_per_s"]
         for jobs, study, _, _ in rows[1:]:

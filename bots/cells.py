@@ -23,3 +23,9 @@ def spread(bits, r):
     return (SPREAD[base + (bits & 0xFF)] | SPREAD[base + 256 + ((bits >> 8) & 0xFF)]
             | SPREAD[base + 512 + ((bits >> 16) & 0xFF)] | SPREAD[base + 768 + ((bits >> 24) & 0xFF)]
             | SPREAD[base + 1024 + ((bits >> 32) & 0xFF)])
+
+
+@hot
+def reach_of(s, trees):
+    """The cells the trees among `trees` can seed (a tree of size k reaches k cells away; seeds reach none)."""
+    return spread(trees & s.trees[1], 1) | spread(trees & s.trees[2], 2) | spread(trees & s.trees[3], 3)

@@ -12,13 +12,10 @@ from bots.export import export_bot
 from bots.heuristic.schema import SCHEMA
 from bots.names import BotSpecError, bot_with_params, parse_bot
 from bots.registry import kind_of
-from bots.seat import MAX_PARAMS, new_seat_array, start_seat
-from engine import rules
+from bots.seat import MAX_PARAMS, new_seat_array
 from engine.game import Game
-from engine.javarandom import seed_state
-from engine.maps import generate_map
 from engine.protocol import format_move
-from engine.records import new_map_array, new_state_array
+from tests.checked_game import play_checked
 from tests.conftest import run_tuner
 
 
@@ -34,40 +31,6 @@ def random_values(rng):
         else:
             values[p.name] = float(rng.uniform(p.low, p.high))
     return values
-
-
-def play_checked(seed, league, seats):
-    """Play one game through the rules functions; every decision must be a legal move (or WAIT)."""
-    mp_array, s_array = new_map_array(), new_state_array()
-    mp, s = mp_array[0], s_array[0]
-    generate_map(seed_state(seed), league, mp)
-    rules.new_game(mp, s)
-    for p in range(2):
-        start_seat(seats[p][0], seed, p)
-    legal = np.zeros(rules.MAX_MOVES, np.int64)
-    rules.start_day(mp, s)
-    decisions = 0
-    while True:
-        moves = []
-        for p in range(2):
-            if s["waiting"][p]:
-                moves.append((rules.WAIT, 0, 0))
-                continue
-            kind, a, b = (int(v) for v in decide_once(mp, s, p, seats[p][0]))
-            count = int(rules.legal_moves(mp, s, p, legal)[0])
-            where = (seed, league, int(s["day"]), p, (kind, a, b))
-            assert int(rules.encode_move(kind, a, b)) in set(legal[:count].tolist()), where
-            if kind != rules.WAIT:
-                assert int(rules.check_action(mp, s, p, kind, a, b)[0]) == rules.OK, where
-            moves.append((kind, a, b))
-            decisions += 1
-        (k0, a0, b0), (k1, a1, b1) = moves
-        codes = rules.resolve_turn(mp, s, k0, a0, b0, k1, a1, b1)
-        assert int(codes[0]) == rules.OK and int(codes[3]) == rules.OK
-        if s["waiting"][0] and s["waiting"][1]:
-            if rules.end_day(mp, s):
-                return decisions
-            rules.start_day(mp, s)
 
 
 @pytest.mark.parametrize("league", [1, 2, 3])
@@ -86,7 +49,7 @@ def test_every_decision_is_legal_with_defaults_and_random_parameters(league):
         me = heuristic_seat(values)
         other = parse_bot(opponents[g % 2], league).seat.copy() if g % 3 else heuristic_seat(random_values(rng))
         seats = [me, other] if g % 2 else [other, me]
-        decisions += play_checked(1000 + g, league, seats)
+        decisions += play_checked(1000 + g, league, seats).decisions
     assert decisions > {1: 60, 2: 150, 3: 1500}[league]
 
 

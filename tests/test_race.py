@@ -67,6 +67,14 @@ def test_the_leader_is_the_highest_mean_and_a_candidate_better_than_it_is_never_
     assert tie.check() == [] and tie.leader() == 0
 
 
+def test_nobody_is_dropped_after_the_last_block_a_full_result_is_no_estimate():
+    race = Race(2, 1, 20, 20, 0.5)
+    race.record(0, 0, 20, np.full((20, 1), 0.25))
+    race.record(1, 0, 20, np.full((20, 1), 0.75))
+    assert race.check() == [] and len(race.alive) == 2
+    assert race.value(0) == pytest.approx(0.25)
+
+
 def test_an_estimate_stays_strictly_below_the_best_survivor():
     race = Race(2, 1, 40, 20, 0.5)
     race.record(0, 0, 20, np.full((20, 1), 0.5))

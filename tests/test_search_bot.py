@@ -5,17 +5,13 @@ import numpy as np
 import pytest
 
 from bots.arena import play_batch
-from bots.dispatch import decide_once
 from bots.names import BotSpecError, bot_with_params, parse_bot
 from bots.registry import kind_of
 from bots.search.schema import SCHEMA
-from bots.seat import new_seat_array, start_seat
-from engine import rules
-from engine.javarandom import seed_state
-from engine.maps import generate_map
+from bots.seat import new_seat_array
 from engine.players import TimeLimits
-from engine.records import new_map_array, new_state_array
 from engine.referee import play_game
+from tests.checked_game import play_checked
 
 LIMITS = TimeLimits(first_ms=60000, turn_ms=60000)  # the first decision may wait for the compiler
 
@@ -35,35 +31,6 @@ def test_the_referee_accepts_every_move_of_the_search_bot(league, opponent, side
     assert any(r["action"][side] != "WAIT" for r in answered)
 
 
-def play_checked(seed, league, seats):
-    """One game through the rules functions, every decision checked against the legal moves; returns the
-    final scores."""
-    mp_array, s_array = new_map_array(), new_state_array()
-    mp, s = mp_array[0], s_array[0]
-    generate_map(seed_state(seed), league, mp)
-    rules.new_game(mp, s)
-    for p in range(2):
-        start_seat(seats[p][0], seed, p)
-    legal = np.zeros(rules.MAX_MOVES, np.int64)
-    rules.start_day(mp, s)
-    while True:
-        moves = []
-        for p in range(2):
-            if s["waiting"][p]:
-                moves.append((rules.WAIT, 0, 0))
-                continue
-            kind, a, b = (int(v) for v in decide_once(mp, s, p, seats[p][0]))
-            count = int(rules.legal_moves(mp, s, p, legal)[0])
-            assert int(rules.encode_move(kind, a, b)) in set(legal[:count].tolist()), (seed, league, p, kind, a, b)
-            moves.append((kind, a, b))
-        (k0, a0, b0), (k1, a1, b1) = moves
-        rules.resolve_turn(mp, s, k0, a0, b0, k1, a1, b1)
-        if s["waiting"][0] and s["waiting"][1]:
-            if rules.end_day(mp, s):
-                return [int(v) for v in rules.final_scores(s)[:2]]
-            rules.start_day(mp, s)
-
-
 @pytest.mark.parametrize("league", [1, 2, 3])
 def test_every_decision_is_legal_and_the_batch_plays_the_same_games(league):
     opponents = ["heuristic", "greedy", "random:5", "search:20"]
@@ -71,7 +38,7 @@ def test_every_decision_is_legal_and_the_batch_plays_the_same_games(league):
         me = parse_bot("search", league).seat
         other = parse_bot(opponent, league).seat
         seed = 300 + g
-        scores = play_checked(seed, league, [me.copy(), other.copy()])
+        scores = play_checked(seed, league, [me.copy(), other.copy()]).scores
         seats = new_seat_array(2)
         seats[0], seats[1] = me[0], other[0]
         batch = play_batch(np.array([seed], np.int64), league, seats)

@@ -25,6 +25,7 @@ from engine.protocol import format_move
 from engine.records import new_map_array, new_state_array
 from engine.referee import play_game
 from engine.replay import read_records
+from tests.checked_game import play_checked
 from tests.conftest import GAMES, run_tuner
 
 STYLE_BOTS = ["sunrate", "rush", "seeder"]
@@ -77,34 +78,6 @@ def test_referee_accepts_every_move(bot, league):
             assert record["output"][me] in moves or record["output"][me] == "WAIT", (bot, league, record["turn"])
             answers += 1
     assert answers > {1: 8, 2: 40, 3: 200}[league]
-
-
-def play_checked(seed, league, seats):
-    """One game through the rules functions, every decision checked against the legal moves."""
-    mp_array, s_array = new_map_array(), new_state_array()
-    mp, s = mp_array[0], s_array[0]
-    generate_map(seed_state(seed), league, mp)
-    rules.new_game(mp, s)
-    for p in range(2):
-        start_seat(seats[p][0], seed, p)
-    legal = np.zeros(rules.MAX_MOVES, np.int64)
-    rules.start_day(mp, s)
-    while True:
-        moves = []
-        for p in range(2):
-            if s["waiting"][p]:
-                moves.append((rules.WAIT, 0, 0))
-                continue
-            kind, a, b = (int(v) for v in decide_once(mp, s, p, seats[p][0]))
-            count = int(rules.legal_moves(mp, s, p, legal)[0])
-            assert int(rules.encode_move(kind, a, b)) in set(legal[:count].tolist()), (seed, league, p, kind, a, b)
-            moves.append((kind, a, b))
-        (k0, a0, b0), (k1, a1, b1) = moves
-        rules.resolve_turn(mp, s, k0, a0, b0, k1, a1, b1)
-        if s["waiting"][0] and s["waiting"][1]:
-            if rules.end_day(mp, s):
-                return
-            rules.start_day(mp, s)
 
 
 @pytest.mark.parametrize("bot", STYLE_BOTS)

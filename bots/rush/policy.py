@@ -13,7 +13,8 @@ Written in the portable subset of `bots/transpile.py`; the player p is only an i
 """
 from __future__ import annotations
 
-from bots.cells import richest, spread
+from bots.cells import reach_of, richest, spread
+from bots.growth import best_grow
 from bots.rush.schema import SCHEMA
 from engine import rules
 from engine.geometry import CELLS, WITHIN
@@ -49,27 +50,6 @@ def wants_complete(mp, s, p, params, c, left):
 
 
 @kernel
-def best_grow(mp, s, p, params, left, ready):
-    """The best tree to grow, or -1."""
-    best = -1
-    best_score = 0.0
-    for k in range(3):
-        cost = rules.GROW_BASE_COST[k + 1] + popcount(s.mine[p] & s.trees[k + 1])
-        bits = ready & s.trees[k]
-        if cost > s.sun[p] or left < 3 - k + params[P_GROW_SPARE_DAYS]:
-            bits = 0
-        base = params[P_GROW_W_SIZE] * k - params[P_GROW_W_COST] * cost
-        while bits:
-            c = lowest_bit(bits)
-            bits &= bits - 1
-            score = base + params[P_GROW_W_RICH] * mp.richness[c]
-            if best < 0 or score > best_score:
-                best = c
-                best_score = score
-    return best
-
-
-@kernel
 def best_seed(mp, s, p, params, left, ready):
     """The SEED as (source, target), or (-1, -1)."""
     mine = s.mine[p]
@@ -79,7 +59,7 @@ def best_seed(mp, s, p, params, left, ready):
     if popcount(mine) >= params[P_SEED_MAX_TREES]:
         return -1, -1
     sources = ready & ~s.trees[0]
-    reach = spread(sources & s.trees[1], 1) | spread(sources & s.trees[2], 2) | spread(sources & s.trees[3], 3)
+    reach = reach_of(s, sources)
     blocked = s.trees[0] | s.trees[1] | s.trees[2] | s.trees[3] | mp.by_richness[0]
     gap = int(params[P_SEED_MIN_DIST]) - 1
     if gap > 0:
@@ -107,7 +87,8 @@ def rush_move(mp, s, p, seat):
         if wants_complete(mp, s, p, params, c, left):
             return rules.COMPLETE, c, 0
     if mp.can_grow and left > 0:
-        c = best_grow(mp, s, p, params, left, ready)
+        c = best_grow(mp, s, p, ready, left, params[P_GROW_SPARE_DAYS], params[P_GROW_W_SIZE], params[P_GROW_W_COST],
+                      params[P_GROW_W_RICH])
         if c >= 0:
             return rules.GROW, c, 0
     if mp.can_seed:

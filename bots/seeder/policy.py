@@ -14,7 +14,8 @@ Written in the portable subset of `bots/transpile.py`; the player p is only an i
 """
 from __future__ import annotations
 
-from bots.cells import richest, spread
+from bots.cells import reach_of, richest, spread
+from bots.growth import best_grow
 from bots.seeder.schema import SCHEMA
 from bots.sunlight import LINES
 from engine import rules
@@ -52,33 +53,6 @@ def wants_complete(mp, s, p, params, c, left):
     if s.sun[p] >= params[P_SELL_SUN]:
         return True
     return popcount(s.mine[p] & s.trees[3]) >= params[P_SELL_RATIO] * left
-
-
-@kernel
-def best_grow(mp, s, p, params, left, ready):
-    """The best tree to grow, or -1."""
-    best = -1
-    best_score = 0.0
-    for k in range(3):
-        cost = rules.GROW_BASE_COST[k + 1] + popcount(s.mine[p] & s.trees[k + 1])
-        bits = ready & s.trees[k]
-        if cost > s.sun[p] or left < 3 - k + params[P_GROW_SPARE_DAYS]:
-            bits = 0
-        base = params[P_GROW_W_SIZE] * k - params[P_GROW_W_COST] * cost
-        while bits:
-            c = lowest_bit(bits)
-            bits &= bits - 1
-            score = base + params[P_GROW_W_RICH] * mp.richness[c]
-            if best < 0 or score > best_score:
-                best = c
-                best_score = score
-    return best
-
-
-@hot
-def reach_of(s, trees):
-    """The cells the trees of `trees` (not dormant or not) can seed."""
-    return spread(trees & s.trees[1], 1) | spread(trees & s.trees[2], 2) | spread(trees & s.trees[3], 3)
 
 
 @kernel
@@ -141,7 +115,8 @@ def seeder_move(mp, s, p, seat):
                 if a >= 0:
                     return rules.SEED, a, b
         elif mp.can_grow and left > 0:
-            c = best_grow(mp, s, p, params, left, ready)
+            c = best_grow(mp, s, p, ready, left, params[P_GROW_SPARE_DAYS], params[P_GROW_W_SIZE],
+                          params[P_GROW_W_COST], params[P_GROW_W_RICH])
             if c >= 0:
                 return rules.GROW, c, 0
     return rules.WAIT, 0, 0

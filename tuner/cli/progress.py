@@ -35,5 +35,5 @@ def announce_compile() -> None:
 
     directory = cache_directory()
     if not directory.is_dir() or not any(directory.glob("*.nbi")):
-        print(f"compiling the engine for these sources: once, 20 to 60 s (cached in {directory})", file=sys.stderr,
-              flush=True)
+        print(f"compiling the engine for these sources: once, about 1 to 2 minutes (cached in {directory})",
+              file=sys.stderr, flush=True)

@@ -80,11 +80,14 @@ class Race:
         return max(self.alive, key=lambda c: (self.mean(c), -c))
 
     def check(self) -> list[int]:
-        """After a block: drop the survivors clearly worse than the leader; returns the dropped ones."""
+        """After a block: drop the survivors clearly worse than the leader; returns the dropped ones. After the last
+        block nobody is dropped: a candidate that played every pair has its full result, not an estimate."""
         if not self.pruning or len(self.alive) < 2:
             return []
         leader = self.leader()
         played = self.standings[leader].pairs_played
+        if played >= self.pairs:
+            return []
         dropped = []
         for c in self.alive:
             if c == leader:

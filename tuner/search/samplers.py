@@ -54,12 +54,3 @@ def build_sampler(config: StudyConfig, space):
         if config.sampler == "nsga2":
             return optuna.samplers.NSGAIISampler(seed=seed, population_size=population_size(config, len(space)))
         return optuna.samplers.RandomSampler(seed=seed)
-
-
-def build_pruner(config: StudyConfig):
-    if config.pruner == "wilcoxon":
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            return optuna.pruners.WilcoxonPruner(p_threshold=config.pruner_p,
-                                                 n_startup_steps=config.pruner_startup_pairs)
-    return optuna.pruners.NopPruner()

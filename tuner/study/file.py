@@ -166,15 +166,16 @@ class StudyFile(BaseModel):
         "string", "`mean`: one objective, the win rate over all opponents; `per-opponent`: a win rate per pool entry "
         "(tpe, random, nsga2). Default: `per-opponent` with nsga2, else `mean`", allowed="one of mean, per-opponent"))
     pruner: Optional[Literal["wilcoxon", "none"]] = Field(None, **_info(
-        "string", "`wilcoxon` (Optuna's WilcoxonPruner: stop a trial clearly worse than the best on the same seeds) "
-        "or `none`. Default: `wilcoxon` with one objective, else `none`", allowed="one of wilcoxon, none"))
+        "string", "`wilcoxon`: race each generation on common seeds and drop a trial that a Wilcoxon signed-rank test "
+        "finds worse than the generation's leader; `none`: every trial plays every pair. Default: `wilcoxon` with "
+        "one objective, else `none`", allowed="one of wilcoxon, none"))
     pruner_p: float = Field(0.1, gt=0, lt=1, **_info(
-        "number in (0, 1)", "p-value under which the Wilcoxon pruner stops a trial", allowed="a number in (0, 1)"))
+        "number in (0, 1)", "p-value under which the race drops a trial", allowed="a number in (0, 1)"))
     pruner_startup_pairs: int = Field(20, ge=2, **_info(
-        "integer >= 2", "seed pairs a trial plays before it can be pruned"))
+        "integer >= 2", "seed pairs a trial plays before it can be dropped (the race's first block)"))
     validation_pairs: int = Field(500, ge=0, le=MAX_PAIRS, **_info(
-        "integer >= 0", "held-out seed pairs (never used in the search) on which `tuner tune` re-evaluates the best "
-        "trial, per validation opponent; 0: no validation"))
+        "integer >= 0", "held-out seed pairs (never used in the search) on which `tuner tune` re-evaluates its "
+        "finalists, per validation opponent; 0: no validation"))
     validation_opponents: Optional[list[str]] = Field(None, **_info(
         "list of bot names", "opponents of the validation; default: the pool's bots without the hall of fame "
         "(`heuristic` if none)", allowed="a non-empty list of bot names"))

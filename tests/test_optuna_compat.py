@@ -1,0 +1,63 @@
+"""Every private part of Optuna that tuner/storage/_optuna_compat.py relies on still exists in the installed Optuna:
+an Optuna upgrade that removes or renames one fails here, by name, instead of in the middle of a study."""
+from __future__ import annotations
+
+import inspect
+
+import optuna
+import pytest
+
+from tuner.storage import _optuna_compat as compat
+
+pytestmark = pytest.mark.filterwarnings("ignore::optuna.exceptions.ExperimentalWarning")
+
+
+@pytest.fixture
+def journal_study(tmp_path):
+    storage = optuna.storages.JournalStorage(
+        optuna.storages.journal.JournalFileBackend(str(tmp_path / "compat.journal")))
+    sampler = compat.BatchCmaEsSampler(seed=1, popsize=4, warn_independent_sampling=False)
+    study = optuna.create_study(storage=storage, sampler=sampler, direction="maximize")
+    return storage, sampler, study
+
+
+def _run_generations(study, generations: int = 3) -> None:
+    for _ in range(generations * 4):
+        trial = study.ask()
+        x = trial.suggest_float("x", 0.0, 1.0)
+        y = trial.suggest_int("y", 0, 10)
+        study.tell(trial, -(x - 0.3) ** 2 - (y - 4) ** 2)
+
+
+def test_the_stale_trial_method_is_the_one_heartbeat_storages_implement():
+    assert compat.STALE_TRIAL_IDS in compat.BaseHeartbeat.__abstractmethods__
+    assert callable(getattr(optuna.storages.RDBStorage, compat.STALE_TRIAL_IDS))
+
+
+def test_journal_internals_the_snapshots_and_the_replay_cache_use(journal_study):
+    storage, _, study = journal_study
+    _run_generations(study, 1)
+    assert isinstance(compat.journal_backend(storage), optuna.storages.journal.JournalFileBackend)
+    assert isinstance(compat.journal_storage_module.SNAPSHOT_INTERVAL, int)
+    compat.cache_journal_distributions()
+    assert hasattr(compat.journal_storage_module.json_to_distribution, "cache_info")
+    for name in ("_thread_lock", "_sync_with_backend", "_replay_result"):
+        assert hasattr(storage, name), f"JournalStorage.{name}"
+    assert compat.trial_id(study.trials[0]) == study.trials[0]._trial_id
+    assert {op.name for op in compat.DURABLE_OPERATIONS} == {"CREATE_STUDY", "SET_TRIAL_STATE_VALUES"}
+
+
+def test_cma_es_keeps_its_optimizer_where_the_markers_say_and_has_a_mean(journal_study):
+    _, sampler, study = journal_study
+    _run_generations(study)
+    keys = [key for trial in study.trials for key in trial.system_attrs]
+    assert any(marker in key for key in keys for marker in compat.CMA_STATE_KEY_MARKERS)
+    mean = compat.cmaes_mean(sampler, study)
+    assert set(mean) == {"x", "y"} and 0.0 <= mean["x"] <= 1.0 and isinstance(mean["y"], int)
+
+
+def test_rdb_and_redis_internals():
+    models = compat.rdb_models()
+    assert hasattr(models, "TrialModel") and hasattr(models, "TrialHeartbeatModel")
+    assert compat.rdb_heartbeat_callback_argument() in inspect.signature(optuna.storages.RDBStorage).parameters
+    assert "self._redis" in inspect.getsource(optuna.storages.journal.JournalRedisBackend)
