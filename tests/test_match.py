@@ -51,6 +51,9 @@ def test_match_json_plays_each_seed_twice_with_sides_swapped():
     assert set(report) >= {"draws", "losses", "elo", "elo_ci", "mean_margin", "versions"}
     again = json.loads(run_tuner("match", "greedy", "random:4", "--games", "40", "--seed", "3", "--json").stdout)
     assert again["results"] == report["results"]  # one process or two: the same games
+    every_core = json.loads(run_tuner("match", "greedy", "random:4", "--games", "40", "--seed", "3", "--jobs", "all",
+                                      "--json").stdout)
+    assert every_core["results"] == report["results"]
 
 
 def test_match_with_a_program_runs_through_the_referee():
@@ -65,7 +68,8 @@ def test_match_text_output_and_bad_input():
     result = run_tuner("match", "greedy:12,2", "greedy:14,3", "--games", "100")
     assert result.returncode == 0
     assert "win rate" in result.stdout and "Elo difference" in result.stdout and "95% CI" in result.stdout
-    for args, needle in ((["--games", "3"], "must be even"), (["--league", "5"], "league must be")):
+    for args, needle in ((["--games", "3"], "must be even"), (["--league", "5"], "league must be"),
+                         (["--jobs", "0"], "positive integer or 'all'")):
         bad = run_tuner("match", "greedy", "random", *args)
         assert bad.returncode == 2 and needle in bad.stderr and "Traceback" not in bad.stderr
 

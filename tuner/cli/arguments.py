@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 
 from bots.names import JAVA_LONG_MAX, JAVA_LONG_MIN
 
@@ -61,3 +62,22 @@ def non_negative_int(text: str) -> int:
 
 def port(text: str) -> int:
     return _integer(text, 0, 65535, "port must be an integer in [0, 65535]")
+
+
+def usable_cores() -> int:
+    """The cores this process may run on (its CPU affinity, which containers and `taskset` narrow)."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not Linux
+        return os.cpu_count() or 1
+
+
+def jobs(text: str) -> int:
+    if text == "all":
+        return usable_cores()
+    return _integer(text, 1, float("inf"), "expected a positive integer or 'all' (every usable core)")
+
+
+def add_jobs(parser: argparse.ArgumentParser, what: str = "") -> None:
+    parser.add_argument("--jobs", type=jobs, default=1, metavar="K",
+                        help=f"worker processes, or 'all' for one per usable core (default 1){what}")

@@ -27,7 +27,7 @@ def register(commands) -> None:
                         help="1, 2 or 3, fixed when the database is created (default 3)")
     parser.add_argument("--seed", type=arguments.seed, default=None,
                         help="picks the game seeds, fixed when the database is created (default 0)")
-    parser.add_argument("--jobs", type=arguments.positive_int, default=1, help="worker processes (default 1)")
+    arguments.add_jobs(parser)
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--plot", type=Path, metavar="FILE.png", help="write the win-rate matrix as a heatmap")
     arguments.add_time_limits(parser)

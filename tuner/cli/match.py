@@ -22,7 +22,7 @@ def register(commands) -> None:
     parser.add_argument("--games", type=arguments.positive_int, default=1000,
                         help="number of games, even: N/2 seeds, each played twice with sides swapped (default 1000)")
     parser.add_argument("--league", type=arguments.league, default=3, help="1, 2 or 3 (default 3)")
-    parser.add_argument("--jobs", type=arguments.positive_int, default=1, help="worker processes (default 1)")
+    arguments.add_jobs(parser)
     parser.add_argument("--seed", type=arguments.seed, default=0, help="picks the game seeds (default 0)")
     parser.add_argument("--json", action="store_true", help="print one JSON object, with every game")
     arguments.add_time_limits(parser)

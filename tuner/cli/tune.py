@@ -14,8 +14,7 @@ def register(commands) -> None:
                         help="run N more trials now (default: until the study has the study file's 'trials')")
     parser.add_argument("--timeout", type=arguments.positive_float, metavar="S",
                         help="time budget of this run in seconds (default: the study file's 'timeout')")
-    parser.add_argument("--jobs", type=arguments.positive_int, default=1, metavar="K",
-                        help="processes playing each trial's games (default 1)")
+    arguments.add_jobs(parser, "; a study's results do not depend on it")
     parser.add_argument("--storage", metavar="URL",
                         help="storage instead of the study file's: a journal file path or an Optuna storage URL")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar (status lines instead)")
