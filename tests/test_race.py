@@ -105,3 +105,23 @@ def test_the_gauntlet_flags_a_bot_made_worse_as_a_regression():
                         parse_bot("heuristic"))
     assert same.regressions == [] and all(r.difference.mean == 0 for r in same.rows)
     assert "REGRESSION" in "\n".join(gauntlet.table()) and "REGRESSION" not in "\n".join(same.table())
+
+
+def test_a_batch_is_dealt_so_each_process_gets_every_opponent_and_the_games_do_not_change():
+    from tuner.measure.pool import deal
+
+    shares = deal(10, 3)
+    assert sorted(np.concatenate(shares).tolist()) == list(range(10))
+    units_of = np.repeat(np.arange(5), 2)  # units ordered by opponent, two each
+    assert all(len(set(units_of[s].tolist())) >= 3 for s in shares)  # no process gets one opponent only
+    assert [len(s) for s in deal(2, 8)] == [1, 1]
+    bots = [parse_bot("heuristic"), parse_bot("heuristic:seed_max_trees=2")]
+    opponents = [parse_bot(name) for name in ("greedy", "heuristic", "sunrate", "rush")]
+    n = 400
+    rng = np.random.default_rng(4)
+    args = (bots, opponents, rng.integers(0, 2, n), np.repeat(np.arange(4), n // 4), game_seeds(7, n, "match"))
+    one, two = GameRunner(3, 1), GameRunner(3, 2)
+    try:
+        assert np.array_equal(one.play_units(*args).margins, two.play_units(*args).margins)
+    finally:
+        two.close()

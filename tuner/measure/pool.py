@@ -14,6 +14,7 @@ import signal
 from collections.abc import Callable, Sequence
 from typing import Optional
 
+import numpy as np
 from joblib.externals.loky import get_reusable_executor
 
 from engine.watchdog import set_parent_death_signal
@@ -83,3 +84,11 @@ def split(n: int, parts: int, unit: int = 1) -> list[slice]:
     parts = max(1, min(parts, units))
     bounds = [unit * (units * i // parts) for i in range(parts + 1)]
     return [slice(bounds[i], bounds[i + 1]) for i in range(parts)]
+
+
+def deal(n: int, parts: int) -> list[np.ndarray]:
+    """range(n) dealt round-robin into at most `parts` index arrays. Units come ordered by opponent, and one
+    opponent's games can cost 30 times another's (`search:20` against `greedy`): contiguous slices would give
+    one process all the slow games, a deal gives each process its share of every opponent."""
+    parts = max(1, min(parts, n))
+    return [np.arange(k, n, parts) for k in range(parts)]

@@ -18,7 +18,7 @@ from bots.names import Bot, parse_bot
 from bots.seat import new_seat_array
 from engine.players import TimeLimits
 from engine.referee import play_game
-from tuner.measure.pool import ProcessPool, split
+from tuner.measure.pool import ProcessPool, deal
 from tuner.measure.stats import Tally, tally
 
 MIN_GAMES_PER_PROCESS = 400  # below this a batch is not split (dispatch would cost more than the games)
@@ -115,16 +115,17 @@ class GameRunner:
             first = np.column_stack([a, b]).ravel()
             second = np.column_stack([b, a]).ravel()
             parts = max(1, min(self.jobs, 2 * len(engine_units) // MIN_GAMES_PER_PROCESS))
-            for part in split(len(game_seeds), parts, 2):
-                tasks.append((_engine_share, (seats, game_seeds[part], first[part], second[part], self.league)))
-                stores.append(("engine", engine_units[part.start // 2:part.stop // 2]))
+            for share in deal(len(engine_units), parts):
+                games = np.column_stack([2 * share, 2 * share + 1]).ravel()  # a unit's two games stay together
+                tasks.append((_engine_share, (seats, game_seeds[games], first[games], second[games], self.league)))
+                stores.append(("engine", engine_units[share]))
         referee_units = np.flatnonzero(~in_engine)
         if len(referee_units):
             units = [(int(u), candidates[candidate_of[u]], opponents[opponent_of[u]], int(seeds[u]))
                      for u in referee_units]
-            for part in split(len(units), self.jobs):
-                tasks.append((_referee_share, (units[part], self.league, self.limits)))
-                stores.append(("referee", referee_units[part]))
+            for share in deal(len(units), self.jobs):
+                tasks.append((_referee_share, ([units[i] for i in share], self.league, self.limits)))
+                stores.append(("referee", referee_units[share]))
         lost = []
         for (kind, units_of_share), result in zip(stores, self.pool.map(_call, tasks)):
             if kind == "engine":
