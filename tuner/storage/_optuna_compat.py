@@ -113,11 +113,15 @@ class BatchCmaEsSampler(optuna.samplers.CmaEsSampler):
       asked after it (a generation's first ask stores the optimizer it updated). An ask costs O(generation), not
       O(study) (what remains O(study) is Optuna's list of the trials).
     - When a generation is complete, the next sample updates the optimizer and stores it (pickled) with the
-      trial being asked; but later samples restore the optimizer from finished trials only, so every other
-      trial of the same batch would update it again and store another copy (a megabyte per generation). The
-      optimizer this sampler stored last is kept in memory and used while the storage has no newer one.
+      trial being asked, which is still RUNNING. CmaEsSampler restores the optimizer from finished trials only,
+      so every later sample until that trial finishes would restore the previous generation's optimizer and
+      update it again: another copy stored (a megabyte per generation), and with several workers, one that
+      restores the previous generation can ask a trial of an older generation than a worker that updated
+      already. Here a sample restores the optimizer of the newest trial that stored one, RUNNING included
+      (not FAIL: a failed trial is retried without it), so every worker samples from the same generation.
     - Every sample unpickled the optimizer again and so recomputed its eigendecomposition: optimizers are kept
-      unpickled, by the trial that stored them (a sample only reseeds the optimizer's generator and draws).
+      unpickled, by the trial that stored them, and a sample works on a copy (a sample reseeds the copy's
+      generator, and an update tells it its generation's results).
     - `search_space`: the tuner's distributions (every trial is asked with them). CmaEsSampler would compute
       the intersection of the finished trials' spaces on every ask; it is the same space (the baseline, the
       first finished trial, has every parameter), in the same order (by name).
@@ -131,7 +135,7 @@ class BatchCmaEsSampler(optuna.samplers.CmaEsSampler):
             name: d for name, d in sorted(search_space.items())
             if isinstance(d, (FloatDistribution, IntDistribution)) and not d.single()}
         self._pruned_copies: dict = {}
-        self._latest = None  # the optimizer this sampler stored last
+        self._newest_stored = None  # the newest trial that stored an optimizer, found by _get_trials
         self._restored: dict = {}  # trial id -> the optimizer it stored
 
     def infer_relative_search_space(self, study, trial):
@@ -139,31 +143,24 @@ class BatchCmaEsSampler(optuna.samplers.CmaEsSampler):
             return super().infer_relative_search_space(study, trial)
         return dict(self._fixed_space)
 
-    def _split_optimizer_str(self, optimizer_str: str) -> dict:
-        self._latest = pickle.loads(bytes.fromhex(optimizer_str))  # called only after this sampler's update
-        return super()._split_optimizer_str(optimizer_str)
-
     def _restore_optimizer(self, completed_trials):
-        restored = None
-        for trial in reversed(completed_trials):
-            key = trial_id(trial)
-            if key in self._restored:
-                restored = self._restored[key]
-                break
-            optimizer_attrs = {k: v for k, v in trial.system_attrs.items() if k.startswith(self._attr_key_optimizer)}
-            if optimizer_attrs:
-                restored = pickle.loads(bytes.fromhex(self._concat_optimizer_attrs(optimizer_attrs)))
-                self._restored = {key: restored}
-                break
-        if self._latest is not None and (restored is None or self._latest.generation > restored.generation):
-            return self._latest
-        return restored
+        source = self._newest_stored
+        if source is None:
+            return None
+        key = trial_id(source)
+        if key not in self._restored:
+            optimizer_attrs = {k: v for k, v in source.system_attrs.items() if k.startswith(self._attr_key_optimizer)}
+            self._restored = {key: pickle.loads(bytes.fromhex(self._concat_optimizer_attrs(optimizer_attrs)))}
+        return copy.deepcopy(self._restored[key])
 
     def _get_trials(self, study):
         stored = self._attr_key_optimizer + ":0"
         copies = self._pruned_copies
         trials = []
+        self._newest_stored = None
         for t in reversed(study._get_trials(deepcopy=False, use_cache=True)):
+            if self._newest_stored is None and stored in t.system_attrs and t.state in STORED_OPTIMIZER_STATES:
+                self._newest_stored = t
             if t.state == TrialState.COMPLETE:
                 trials.append(t)
             elif t.state == TrialState.PRUNED and t.intermediate_values:
@@ -187,6 +184,7 @@ class BatchCmaEsSampler(optuna.samplers.CmaEsSampler):
         return trials
 
 
+STORED_OPTIMIZER_STATES = (TrialState.RUNNING, TrialState.COMPLETE, TrialState.PRUNED)
 PRUNED_COPIES = 4096  # copies of pruned trials kept (a sample looks at the last generation or two)
 
 
