@@ -253,8 +253,9 @@ def wait_for_games(process, db, at_least: int, timeout: float = 300) -> int:
 
 def test_an_interrupted_league_keeps_its_games_and_resumes_to_the_same_table(tmp_path):
     """Ctrl-C, then SIGKILL, mid-run (a program plays through the referee: seconds a game), then a full run: the
-    same table as one uninterrupted run, and every game once."""
-    bots = [program("behave.py"), "greedy", "wait", "random:1"]
+    same table as one uninterrupted run, and every game once. The program waits 0.5 s before its first answer,
+    so the run is still playing when it is stopped, however fast the machine."""
+    bots = [program("behave.py", "slowstart"), "greedy", "wait", "random:1"]
     limits = ["--first-timeout", "5000", "--turn-timeout", "2000", "--games", "4"]
     reference = league_json(*bots, *limits, "--db", str(tmp_path / "reference.db"))
     db = tmp_path / "interrupted.db"
