@@ -61,3 +61,32 @@ def test_rdb_and_redis_internals():
     assert hasattr(models, "TrialModel") and hasattr(models, "TrialHeartbeatModel")
     assert compat.rdb_heartbeat_callback_argument() in inspect.signature(optuna.storages.RDBStorage).parameters
     assert "self._redis" in inspect.getsource(optuna.storages.journal.JournalRedisBackend)
+
+
+def test_a_worker_asks_from_the_generation_a_running_trial_stored_without_storing_it_again(tmp_path):
+    """Two workers (two samplers, one storage): the first trial of a new generation stores the updated optimizer
+    and is still running when the other worker asks; that worker samples from the same generation and stores
+    no copy of the optimizer."""
+    storage = optuna.storages.JournalStorage(
+        optuna.storages.journal.JournalFileBackend(str(tmp_path / "workers.journal")))
+    space = {"x": optuna.distributions.FloatDistribution(0.0, 1.0),
+             "y": optuna.distributions.IntDistribution(0, 10)}
+
+    def worker():
+        sampler = compat.BatchCmaEsSampler(search_space=space, seed=1, popsize=4, warn_independent_sampling=False)
+        return optuna.create_study(study_name="s", storage=storage, sampler=sampler, direction="maximize",
+                                   load_if_exists=True)
+
+    a, b = worker(), worker()
+    a.tell(a.ask(space), 0.0)
+    for generation in range(2):
+        batch = [a.ask(space) for _ in range(4)]
+        for trial in batch:
+            a.tell(trial, -(trial.params["x"] - 0.3) ** 2)
+    first = a.ask(space)  # the first trial of generation 2: stores the optimizer, still RUNNING
+    other = b.ask(space)
+    attrs = {t.number: t.system_attrs for t in a.get_trials(deepcopy=False)}
+    key = next(k for k in attrs[first.number] if k.endswith(":generation"))
+    assert attrs[first.number][key] == attrs[other.number][key] == 2
+    assert any(":optimizer:" in k for k in attrs[first.number])
+    assert not any(":optimizer:" in k for k in attrs[other.number])
