@@ -79,7 +79,7 @@ def test_a_worker_asks_from_the_generation_a_running_trial_stored_without_storin
 
     a, b = worker(), worker()
     a.tell(a.ask(space), 0.0)
-    for generation in range(2):
+    for _ in range(2):
         batch = [a.ask(space) for _ in range(4)]
         for trial in batch:
             a.tell(trial, -(trial.params["x"] - 0.3) ** 2)
