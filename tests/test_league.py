@@ -261,7 +261,9 @@ def test_an_interrupted_league_keeps_its_games_and_resumes_to_the_same_table(tmp
     db = tmp_path / "interrupted.db"
     args = [sys.executable, "-m", "tuner.cli", "league", *bots, *limits, "--db", str(db), "--json"]
 
-    stopped = subprocess.Popen(args, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    # Ctrl-C as from a terminal: a shell script's background job (`.ci/run ... &`) would pass SIGINT on ignored.
+    stopped = subprocess.Popen(args, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     wait_for_games(stopped, db, 2)
     stopped.send_signal(signal.SIGINT)
     out, err = stopped.communicate(timeout=120)
