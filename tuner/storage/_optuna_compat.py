@@ -119,9 +119,10 @@ class BatchCmaEsSampler(optuna.samplers.CmaEsSampler):
       restores the previous generation can ask a trial of an older generation than a worker that updated
       already. Here a sample restores the optimizer of the newest trial that stored one, RUNNING included
       (not FAIL: a failed trial is retried without it), so every worker samples from the same generation.
-    - Every sample unpickled the optimizer again and so recomputed its eigendecomposition: optimizers are kept
-      unpickled, by the trial that stored them, and a sample works on a copy (a sample reseeds the copy's
-      generator, and an update tells it its generation's results).
+    - Every sample unpickled the optimizer again and so recomputed its eigendecomposition: the optimizer is
+      kept unpickled, by the trial that stored it, and samples from it (a sample reseeds its generator; the
+      first one caches its eigendecomposition, the same for every worker). Only an update, which tells it its
+      generation's results, unpickles it again, so that every worker updates the optimizer as stored.
     - `search_space`: the tuner's distributions (every trial is asked with them). CmaEsSampler would compute
       the intersection of the finished trials' spaces on every ask; it is the same space (the baseline, the
       first finished trial, has every parameter), in the same order (by name).
@@ -148,10 +149,17 @@ class BatchCmaEsSampler(optuna.samplers.CmaEsSampler):
         if source is None:
             return None
         key = trial_id(source)
-        if key not in self._restored:
-            optimizer_attrs = {k: v for k, v in source.system_attrs.items() if k.startswith(self._attr_key_optimizer)}
-            self._restored = {key: pickle.loads(bytes.fromhex(self._concat_optimizer_attrs(optimizer_attrs)))}
-        return copy.deepcopy(self._restored[key])
+        kept = self._restored.get(key)
+        if kept is None:
+            kept = self._unpickle(source)
+            self._restored = {key: kept}
+        if len(self._get_solution_trials(completed_trials, kept.generation)) >= kept.population_size:
+            return self._unpickle(source)  # to be told its generation: as stored, as any worker restores it
+        return kept
+
+    def _unpickle(self, trial):
+        attrs = {k: v for k, v in trial.system_attrs.items() if k.startswith(self._attr_key_optimizer)}
+        return pickle.loads(bytes.fromhex(self._concat_optimizer_attrs(attrs)))
 
     def _get_trials(self, study):
         stored = self._attr_key_optimizer + ":0"
