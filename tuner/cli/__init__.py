@@ -32,7 +32,7 @@ class _Parser(argparse.ArgumentParser):
 
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="tuner", description="Photosynthesis (CodinGame Spring Challenge 2021): engine, bots "
-                                               "and an Optuna tuner for heuristic bots.")
+                                               "and an Optuna tuner for bots: the built-in ones or your own program.")
     parser.add_argument("--version", action="version", version=f"tuner (photosynthesis-tuner) {package_version()}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     commands.required = True

@@ -1,4 +1,4 @@
-"""`tuner params`: the heuristic bot's parameters (name, type, range, default, meaning), as a table or JSON."""
+"""`tuner params`: a bot's parameters (name, type, range, default, meaning), as a table or JSON."""
 from __future__ import annotations
 
 import json
@@ -9,7 +9,8 @@ from tuner.errors import UserError
 
 
 def register(commands) -> None:
-    parser = commands.add_parser("params", help="list the heuristic bot's parameters (the tuner's search space)")
+    parser = commands.add_parser("params",
+                                 help="list a bot's parameters (the tuner's search space; default: heuristic)")
     parser.add_argument("--bot", default="heuristic", help="the bot whose schema to print (default heuristic)")
     parser.add_argument("--json", action="store_true",
                         help="print a JSON list of {name, type, low, high, default, doc}")
@@ -36,5 +37,5 @@ def run(args) -> int:
     for row in table:
         print("  ".join(cell.ljust(width) for cell, width in zip(row, widths)) + "  " + row[4])
     print(f"\n{len(rows)} parameters of bot {schema.bot!r}; a parameter file sets every one "
-          f"(see `heuristic:FILE.json`)")
+          f"(see `{schema.bot}:FILE.json`)")
     return 0

@@ -1,14 +1,14 @@
 """Journal storages: Optuna's journal file, synced per trial and never appended to once damaged, and heartbeats.
 
 The file backend writes each record under a lock, as Optuna's does, but forces it to disk (fsync) only at the
-records that end something: a study created, a trial finished. Optuna's own backend fsyncs every
-record, and a trial here reports one record per seed pair: that made the storage, not the games, the tuner's
-bottleneck (about 5x slower on this machine). A crash of the process loses nothing (the records are in the
-operating system's cache); a crash of the machine can lose the records of the running trial, which is run
-again anyway. The file format is Optuna's, so optuna-dashboard and any Optuna program read it. The lock is a
-`flock` on the journal, which the kernel releases when a process dies; Optuna's own programs lock with a
-symlink (`<journal>.lock`) instead, so only `tuner` commands may write to a journal at the same time (they all
-do it so, `tuner dashboard` included).
+records that end something: a study created, a trial finished. Optuna's own backend fsyncs every record, and a
+trial writes dozens (one per parameter, attribute and block of seed pairs): that made the storage, not the games,
+the tuner's bottleneck (about 5x slower on this machine). A crash of the process loses nothing (the records are in
+the operating system's cache); a crash of the machine can lose the records of the running trial, which is run again
+anyway. The file format is Optuna's, so optuna-dashboard and any Optuna program read it. The lock is a `flock` on
+the journal, which the kernel releases when a process dies; Optuna's own programs lock with a symlink
+(`<journal>.lock`) instead, so only `tuner` commands may write to a journal at the same time (they all do it so,
+`tuner dashboard` included).
 
 Optuna skips a last line that does not end with a newline, or does not parse, as a record still being written:
 appending after it would glue the next record to it and make the whole file unreadable. So a journal whose last
