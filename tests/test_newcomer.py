@@ -93,3 +93,4 @@ def test_the_readme_commands_use_the_pinned_versions():
                   if "==" in line and not line.startswith("#"))
     for name in ("numpy", "numba", "llvmlite", "optuna", "cmaes", "scipy"):
         assert name in pinned
+        assert f"{name} {pinned[name]}" in readme, f"the README's figures name {name} of another version"
