@@ -2,20 +2,32 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Optional
+from typing import BinaryIO, Optional
 
 
-def write_atomically(path: Path, text: str, mode: Optional[int] = None) -> None:
-    """Write `text` to a temporary file beside `path`, then rename it over `path` (creating its folder)."""
+@contextmanager
+def replaced_atomically(path, mode: Optional[int] = None) -> Iterator[BinaryIO]:
+    """A binary file to write that replaces `path` only once whole: it is a temporary file beside `path` (its
+    folder created), renamed over `path` when the block ends. On an error the temporary file is removed and
+    `path` is left as it was."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
-        tmp.write_text(text, encoding="utf-8")
+        with open(tmp, "wb") as handle:
+            yield handle
         if mode is not None:
             os.chmod(tmp, mode)
         tmp.replace(path)
     finally:
         if tmp.exists():
             tmp.unlink()
+
+
+def write_atomically(path: Path, text: str, mode: Optional[int] = None) -> None:
+    """Write `text` (UTF-8) over `path` atomically (`replaced_atomically`)."""
+    with replaced_atomically(path, mode) as handle:
+        handle.write(text.encode("utf-8"))

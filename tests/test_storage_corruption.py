@@ -3,6 +3,7 @@ wrong (exit 2, no traceback), and the file's bytes are unchanged afterwards. Jou
 compact one `tuner tune` writes, and Optuna's plain JSON lines (a study from Optuna or an older tuner)."""
 import hashlib
 import os
+from typing import Optional
 
 import pytest
 
@@ -78,13 +79,22 @@ REPORT = ["report", "{study}", "--no-plots"]
     (only_garbage, "not a usable Optuna journal file", [TUNE]),
 ])
 def test_a_damaged_journal_is_refused_and_left_unchanged(tmp_path, journal, damage, reason, commands):
+    check_refused_and_unchanged(tmp_path, damage(journal), reason, commands)
+
+
+def check_refused_and_unchanged(tmp_path, damaged: bytes, reason: str, commands: list,
+                                truncate_advice: Optional[bool] = None) -> None:
+    """Each command refuses the damaged journal in one line naming it and the reason, and changes nothing;
+    `truncate_advice`, if given: whether that line offers the `truncate` command."""
     path = write_study(tmp_path, "damaged", trials=6, pairs=20)
     stored = tmp_path / "damaged.journal"
-    stored.write_bytes(damage(journal))
+    stored.write_bytes(damaged)
     before = digest(stored)
     for command in commands:
         line = one_line_error(run_tuner(*[arg.format(study=path, dir=tmp_path) for arg in command]))
         assert str(stored) in line and "'storage'" in line and reason in line and "left unchanged" in line, line
+        if truncate_advice is not None:
+            assert ("truncate -s" in line) == truncate_advice, line
         assert digest(stored) == before
     assert not (tmp_path / "bot.py").exists()
 
@@ -109,16 +119,7 @@ def a_study_file_instead(data: bytes) -> bytes:
     (a_study_file_instead, "no journal at all", [TUNE, EXPORT]),
 ])
 def test_a_damaged_compact_journal_is_refused_and_left_unchanged(tmp_path, compact, damage, reason, commands):
-    path = write_study(tmp_path, "damaged", trials=6, pairs=20)
-    stored = tmp_path / "damaged.journal"
-    stored.write_bytes(damage(compact))
-    before = digest(stored)
-    for command in commands:
-        line = one_line_error(run_tuner(*[arg.format(study=path, dir=tmp_path) for arg in command]))
-        assert str(stored) in line and "'storage'" in line and reason in line and "left unchanged" in line, line
-        assert ("truncate -s" in line) == (damage is cut_last_frame), line
-        assert digest(stored) == before
-    assert not (tmp_path / "bot.py").exists()
+    check_refused_and_unchanged(tmp_path, damage(compact), reason, commands, truncate_advice=damage is cut_last_frame)
 
 
 def test_a_cut_compact_journal_says_how_to_keep_its_complete_records(tmp_path, compact):

@@ -54,6 +54,7 @@ from typing import Any, BinaryIO, Optional
 
 from optuna.storages.journal import BaseJournalBackend
 
+from engine.files import replaced_atomically
 from tuner.storage import snapshots
 from tuner.storage._optuna_compat import (
     DURABLE_OPERATIONS,
@@ -562,38 +563,25 @@ def iter_texts(path: str) -> Iterator[bytes]:
 def export_plain(path: str, out: str) -> int:
     """Write the plain Optuna journal of a compact one (the same records, byte for byte what Optuna's own file
     backend would have written); returns the number of records. `out` is written whole or not at all."""
-    temporary = f"{out}.{os.getpid()}.tmp"
     count = 0
-    try:
-        with open(temporary, "wb") as handle:
-            for text in iter_texts(path):
-                handle.write(text)
-                count += 1
-        os.replace(temporary, out)
-    finally:
-        if os.path.exists(temporary):
-            os.unlink(temporary)
+    with replaced_atomically(out) as handle:
+        for text in iter_texts(path):
+            handle.write(text)
+            count += 1
     return count
 
 
 def import_plain(path: str, out: str) -> int:
     """Write the compact journal of a plain one (its complete lines); returns the number of records."""
-    temporary = f"{out}.{os.getpid()}.tmp"
-    cursor = Cursor()
-    deflater = cursor.deflater()
+    deflater = Cursor().deflater()
     count = 0
-    try:
-        with open(path, "rb") as source, open(temporary, "wb") as handle:
-            handle.write(MAGIC)
-            for line in source:
-                if not line.endswith(b"\n"):
-                    break
-                text = record_text(json.loads(line))
-                payload = deflater.compress(pack_floats(text)) + deflater.flush(zlib.Z_SYNC_FLUSH)
-                handle.write(encode_frame(payload[:-len(SYNC_TAIL)]))
-                count += 1
-        os.replace(temporary, out)
-    finally:
-        if os.path.exists(temporary):
-            os.unlink(temporary)
+    with open(path, "rb") as source, replaced_atomically(out) as handle:
+        handle.write(MAGIC)
+        for line in source:
+            if not line.endswith(b"\n"):
+                break
+            text = record_text(json.loads(line))
+            payload = deflater.compress(pack_floats(text)) + deflater.flush(zlib.Z_SYNC_FLUSH)
+            handle.write(encode_frame(payload[:-len(SYNC_TAIL)]))
+            count += 1
     return count

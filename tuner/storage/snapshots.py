@@ -35,6 +35,8 @@ from typing import Optional
 
 import optuna
 
+from engine.files import replaced_atomically
+
 FORMAT = 2  # 2: the crc of the snapshot's own bytes
 MAGIC = b"tuner journal snapshot\n"
 DIRECTORY_ENV = "TUNER_SNAPSHOT_DIR"
@@ -86,19 +88,12 @@ def write(journal: str, offset: int, number: int, crc: int, history: bytes, stat
     path = snapshot_path(journal)
     header = {**versions(), "journal": os.path.realpath(journal), "offset": offset, "number": number, "crc": crc,
               "history": len(history), "state": len(state), "own_crc": zlib.crc32(state, zlib.crc32(history))}
-    temporary = path.with_name(f"{path.name}.{os.getpid()}.tmp")
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        with open(temporary, "wb") as handle:
+        with replaced_atomically(path) as handle:
             handle.write(MAGIC + json.dumps(header).encode() + b"\n")
             handle.write(history)
             handle.write(state)
-        os.replace(temporary, path)
     except OSError:
-        try:
-            temporary.unlink()
-        except OSError:
-            pass
         return None
     _forget_orphans(path)
     return path
