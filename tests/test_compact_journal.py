@@ -287,3 +287,28 @@ def test_export_plain_command_writes_the_study_for_other_tools(tmp_path, capsys)
     assert tuner_main(["storage", "info", str(study_file)]) == 0
     assert "compact journal" in capsys.readouterr().out
     assert tuner_main(["storage", "export-plain", str(study_file), str(tmp_path / "tiny.journal")]) == 2
+
+
+@pytest.mark.parametrize("compact_file", [True, False], ids=["compact", "plain"])
+def test_a_batch_of_tells_is_forced_to_disk_once_at_its_end(tmp_path, monkeypatch, compact_file):
+    """A finished trial is forced to disk (fsync) at once; inside `synced_once` (a batch of tells) once, at its
+    end, with every record in the file."""
+    from tuner.storage.journal import TrialSyncedJournalFile, synced_once
+
+    path = tmp_path / ("s.journal" if compact_file else "s.log")
+    backend = CompactJournalFile(str(path)) if compact_file else TrialSyncedJournalFile(str(path))
+    storage = JournalStorage(backend)
+    study = optuna.create_study(storage=storage, direction="maximize")
+    syncs = []
+    real_fsync = os.fsync
+    monkeypatch.setattr(os, "fsync", lambda fd: (syncs.append(fd), real_fsync(fd)))
+    study.tell(study.ask(SPACE), 1.0)
+    assert len(syncs) == 1
+    with synced_once(storage):
+        for value in (2.0, 3.0, 4.0):
+            study.tell(study.ask(SPACE), value)
+        assert len(syncs) == 1
+    assert len(syncs) == 2
+    assert [t.value for t in optuna.load_study(study_name=study.study_name, storage=JournalStorage(
+        CompactJournalFile(str(path)) if compact_file else TrialSyncedJournalFile(str(path)))).trials] == \
+        [1.0, 2.0, 3.0, 4.0]

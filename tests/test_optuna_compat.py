@@ -41,6 +41,7 @@ def test_journal_internals_the_snapshots_and_the_replay_cache_use(journal_study)
     assert isinstance(compat.journal_storage_module.SNAPSHOT_INTERVAL, int)
     compat.cache_journal_distributions()
     assert hasattr(compat.journal_storage_module.json_to_distribution, "cache_info")
+    assert hasattr(compat.journal_storage_module.distribution_to_json, "cache_info")
     for name in ("_thread_lock", "_sync_with_backend", "_replay_result"):
         assert hasattr(storage, name), f"JournalStorage.{name}"
     assert compat.trial_id(study.trials[0]) == study.trials[0]._trial_id
@@ -90,3 +91,42 @@ def test_a_worker_asks_from_the_generation_a_running_trial_stored_without_storin
     assert attrs[first.number][key] == attrs[other.number][key] == 2
     assert any(":optimizer:" in k for k in attrs[first.number])
     assert not any(":optimizer:" in k for k in attrs[other.number])
+
+
+def _cma_study(path, name: str):
+    storage = optuna.storages.JournalStorage(optuna.storages.journal.JournalFileBackend(str(path)))
+    sampler = compat.BatchCmaEsSampler(search_space=SPACE, seed=7, popsize=4, with_margin=True,
+                                       warn_independent_sampling=False)
+    return optuna.create_study(study_name=name, storage=storage, sampler=sampler, direction="maximize")
+
+
+SPACE = {"x": optuna.distributions.FloatDistribution(0.0, 1.0),
+         "y": optuna.distributions.IntDistribution(0, 10),
+         "fixed": optuna.distributions.FloatDistribution(2.0, 2.0)}
+
+
+def _records(path) -> int:
+    return sum(1 for line in open(path) if line.strip())
+
+
+def test_a_cma_es_trial_created_in_one_record_is_the_trial_optunas_ask_gives(tmp_path):
+    """Four generations asked both ways, from the same seed: the same numbers, parameters (the first trial's
+    sampled at random, a one-value distribution's included), CMA-ES's attributes (generation, x_for_tell, its
+    optimizer) and user attributes, and each trial of `BatchCmaEsSampler.ask` is written in one record (then one
+    for its tell)."""
+    optunas, ours = _cma_study(tmp_path / "optuna.journal", "a"), _cma_study(tmp_path / "ours.journal", "b")
+    before = _records(tmp_path / "ours.journal")
+    for _ in range(1 + 4 * 4):
+        trial = optunas.ask(SPACE)
+        trial.set_user_attr("worker", "w")
+        optunas.tell(trial, -(trial.params["x"] - 0.3) ** 2 - (trial.params["y"] - 4) ** 2)
+        mine = ours.sampler.ask(ours, SPACE, {"worker": "w"})
+        assert (mine.number, mine.params) == (trial.number, trial.params)
+        ours.tell(mine, -(mine.params["x"] - 0.3) ** 2 - (mine.params["y"] - 4) ** 2)
+    theirs, mine = optunas.get_trials(), ours.get_trials()
+    assert [t.params for t in mine] == [t.params for t in theirs]
+    assert all(isinstance(t.params["y"], int) and t.params["fixed"] == 2.0 for t in mine)
+    assert [t.system_attrs for t in mine] == [t.system_attrs for t in theirs]
+    assert [t.user_attrs for t in mine] == [t.user_attrs for t in theirs] == [{"worker": "w"}] * len(mine)
+    assert max(v for t in mine for k, v in t.system_attrs.items() if k.endswith(":generation")) == 3
+    assert _records(tmp_path / "ours.journal") - before == 2 * len(mine)

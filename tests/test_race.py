@@ -55,6 +55,29 @@ def test_nobody_is_dropped_without_pruning_and_equal_candidates_mostly_survive()
     assert len(equal.alive) >= 5  # a false drop needs p < 0.01
 
 
+def test_each_candidate_is_dropped_on_its_own_wilcoxon_test_against_the_leader():
+    """Many candidates of mixed strengths, checked after one block: exactly those whose one-sided signed-rank
+    test against the leader (scipy, one candidate at a time, zero differences split) gives p < the threshold
+    are dropped, each with its own p-value."""
+    from scipy.stats import wilcoxon
+
+    rng = np.random.default_rng(4)
+    strengths = rng.uniform(0.3, 0.7, 24)
+    race = Race(24, 3, 100, 15, 0.2)
+    for c in range(24):
+        race.record(c, 0, 15, (rng.random((15, 3, 2)) < strengths[c]).mean(axis=-1))
+    leader = race.leader()
+    expected = {}
+    for c in range(24):
+        diff = (race.points[c, :15] - race.points[leader, :15]).ravel()
+        if c != leader and diff.mean() < 0 and diff.any():
+            expected[c] = wilcoxon(diff, alternative="less", zero_method="zsplit").pvalue
+    dropped = race.check()
+    assert dropped == sorted(c for c, p in expected.items() if p < 0.2) and 3 <= len(dropped) < 23
+    for c in dropped:
+        assert race.standings[c].p_value == pytest.approx(expected[c]) and race.standings[c].dropped_by == leader
+
+
 def test_the_leader_is_the_highest_mean_and_a_candidate_better_than_it_is_never_dropped():
     race = Race(2, 1, 40, 20, 0.5)
     race.record(0, 0, 20, np.full((20, 1), 0.25))

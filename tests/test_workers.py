@@ -67,3 +67,23 @@ def test_three_workers_on_a_journal_file(tmp_path):
     path = study_file(tmp_path, "workers")
     outputs = run_workers(path)
     check_one_consistent_study(load_study(path), outputs)
+
+
+def test_a_batch_asks_the_retried_trials_first_then_new_samples_each_named_by_its_worker(tmp_path):
+    import optuna
+
+    from tuner.search.workers import ask_batch
+    from tuner.storage._optuna_compat import BatchCmaEsSampler
+
+    space = {"x": optuna.distributions.FloatDistribution(0.0, 1.0)}
+    storage = optuna.storages.JournalStorage(optuna.storages.journal.JournalFileBackend(str(tmp_path / "j")))
+    study = optuna.create_study(storage=storage, direction="maximize", sampler=BatchCmaEsSampler(
+        search_space=space, seed=3, popsize=4, n_startup_trials=0, warn_independent_sampling=False))
+    study.enqueue_trial({"x": 0.25})
+    study.enqueue_trial({"x": 0.75})
+    batch = ask_batch(study, space, 4, 2, {"worker": "here"})
+    assert [t.number for t in batch] == [0, 1, 2, 3]
+    assert [t.params["x"] for t in batch[:2]] == [0.25, 0.75]
+    assert all(t.state == TrialState.RUNNING for t in study.get_trials())
+    assert all(t.user_attrs == {"worker": "here"} for t in study.get_trials())
+    assert len({t.params["x"] for t in batch}) == 4

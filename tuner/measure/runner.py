@@ -21,7 +21,7 @@ from engine.referee import play_game
 from tuner.measure.pool import ProcessPool, deal
 from tuner.measure.stats import Tally, tally
 
-MIN_GAMES_PER_PROCESS = 400  # below this a batch is not split (dispatch would cost more than the games)
+MIN_GAMES_PER_PROCESS = 150  # below this a batch is not split (dispatch, ~2 ms, would cost more than the games)
 STDERR_LINES = 5  # of a disqualified program's stderr, kept with the result
 
 

@@ -92,10 +92,6 @@ class BatchPlayer:
         self.notify = notify
         self.worker = f"{socket.gethostname()}:{os.getpid()}"
 
-    def start(self, trial) -> None:
-        """Name the worker of a trial as soon as it is asked (a running trial tells who runs it)."""
-        trial.set_user_attr("worker", self.worker)
-
     def play(self, study, trials: list, params: list) -> list:
         """Race the batch `trials` (their full parameter sets `params`) and tell each; [TrialOutcome]."""
         config = self.config

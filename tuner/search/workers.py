@@ -36,6 +36,8 @@ from optuna.trial import TrialState
 
 from tuner.search.heartbeat import Heartbeats
 from tuner.search.interrupt import Interrupted, StopFlag
+from tuner.storage._optuna_compat import BatchCmaEsSampler
+from tuner.storage.journal import synced_once
 from tuner.storage.lock import StudyLock
 from tuner.storage.retry import RetryTrial
 
@@ -64,6 +66,7 @@ class Step:
     action: str
     size: int = 0  # trials to ask
     why: str = ""  # why it waits
+    waiting: int = 0  # retried trials waiting to be asked (Optuna's ask pops them first)
 
 
 def next_step(study, target: Optional[int], population: int, worker: str) -> Step:
@@ -78,13 +81,28 @@ def next_step(study, target: Optional[int], population: int, worker: str) -> Ste
         # Optuna's samplers learn the search space from a finished trial: the baseline first, alone.
         if running:
             return Step(WAIT, why="the study's first trial is running on another worker")
-        return Step(RUN, 1)
+        return Step(RUN, 1, waiting=waiting)
     places = population if target is None else target - finished - len(running)
     if places <= 0:
         return Step(WAIT, why="the study's last trials are running on other workers")
     others = {t.user_attrs.get("worker") for t in running} - {worker, None}
     share = max(1, math.ceil(population / (1 + len(others))))
-    return Step(RUN, min(places, max(share, min(waiting, population))))
+    return Step(RUN, min(places, max(share, min(waiting, population))), waiting=waiting)
+
+
+def ask_batch(study, distributions: dict, size: int, waiting: int, user_attrs: dict) -> list:
+    """`size` trials with `user_attrs`: the retried (WAITING) ones first, asked from Optuna, which pops them; then
+    new samples, each created in one storage record when the sampler can (BatchCmaEsSampler.ask)."""
+    trials = []
+    for _ in range(size):
+        if len(trials) >= waiting and isinstance(study.sampler, BatchCmaEsSampler):
+            trials.append(study.sampler.ask(study, distributions, user_attrs))
+            continue
+        trial = study.ask(distributions)
+        for key, value in user_attrs.items():
+            trial.set_user_attr(key, value)
+        trials.append(trial)
+    return trials
 
 
 def fail_stale_trials(study) -> None:
@@ -127,9 +145,8 @@ class WorkerLoop:
                         if self.stop.requested:  # Ctrl-C meanwhile: start no batch
                             return
                         size = step.size if plan.count is None else min(step.size, plan.count - ran)
-                        self.running = [self.study.ask(self.distributions) for _ in range(size)]
-                        for trial in self.running:
-                            self.player.start(trial)
+                        self.running = ask_batch(self.study, self.distributions, size, step.waiting,
+                                                 {"worker": self.player.worker})
                 if step.action == DONE:
                     return
                 if step.action == WAIT:
@@ -152,7 +169,8 @@ class WorkerLoop:
         trials = self.running
         params = [self.full_params(t.params) for t in trials]
         try:
-            with Heartbeats(self.storage, trials, self.heartbeat_interval):
+            # The batch's tells are forced to disk together, at its end.
+            with Heartbeats(self.storage, trials, self.heartbeat_interval), synced_once(self.storage):
                 outcomes = self.player.play(self.study, trials, params)
         except UpdateFinishedTrialError:
             # Another worker failed this batch's trials (no heartbeat within the grace period: a machine that

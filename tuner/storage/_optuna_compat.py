@@ -7,6 +7,7 @@ one fails a test that names it instead of breaking a study.
 from __future__ import annotations
 
 import copy
+import datetime
 import functools
 import inspect
 import pickle
@@ -14,6 +15,7 @@ import pickle
 import optuna
 from optuna._transform import _SearchSpaceTransform  # CMA-ES's mapping between parameters and its space
 from optuna.distributions import FloatDistribution, IntDistribution
+from optuna.distributions import _get_single_value as single_value  # the value of a one-value distribution
 from optuna.storages import RDBStorage
 from optuna.storages._heartbeat import BaseHeartbeat  # the heartbeat protocol journals lack (Optuna 5)
 from optuna.storages._rdb.storage import _create_scoped_session as rdb_session
@@ -21,7 +23,7 @@ from optuna.storages.journal import _storage as journal_storage_module
 from optuna.storages.journal._base import BaseJournalSnapshot  # snapshots of a journal's replay (not exported)
 from optuna.storages.journal._file import BaseJournalFileLock  # the lock interface of journal files
 from optuna.storages.journal._storage import JournalOperation  # journal record kinds
-from optuna.trial import TrialState
+from optuna.trial import FrozenTrial, TrialState
 
 __all__ = ["BaseHeartbeat", "BaseJournalFileLock", "BaseJournalSnapshot", "JournalOperation", "rdb_models",
            "rdb_session", "trial_id", "redis_client", "rdb_heartbeat_callback_argument", "RetryCallback",
@@ -68,10 +70,12 @@ def cache_journal_distributions() -> None:
     `optuna.storages.journal._storage` imported by name: patching `optuna.distributions` would not reach it). A
     study has a handful of distinct distributions: cached, the replay saves ~15% and the trials share their
     distribution objects, which makes a pickled snapshot ~30% smaller and 10x faster to load (Optuna never
-    mutates a distribution). Idempotent."""
-    current = journal_storage_module.json_to_distribution
-    if not hasattr(current, "cache_info"):
-        journal_storage_module.json_to_distribution = functools.lru_cache(maxsize=4096)(current)
+    mutates a distribution). Writing a trial created with its parameters (`BatchCmaEsSampler.ask`) encodes every
+    distribution's JSON again (`distribution_to_json`): cached too. Idempotent."""
+    for name in ("json_to_distribution", "distribution_to_json"):  # reading, and writing a trial's record
+        current = getattr(journal_storage_module, name)
+        if not hasattr(current, "cache_info"):
+            setattr(journal_storage_module, name, functools.lru_cache(maxsize=4096)(current))
 
 
 def set_snapshot_interval(trials: int) -> None:
@@ -127,6 +131,11 @@ class BatchCmaEsSampler(optuna.samplers.CmaEsSampler):
       the intersection of the finished trials' spaces on every ask; it is the same space (the baseline, the
       first finished trial, has every parameter), in the same order (by name).
 
+    - `ask`: Optuna's ask writes a trial in one storage record per parameter (31 for the heuristic bot), and one
+      per attribute the sampler sets; each record costs a write and a replay. Here the trial is sampled first
+      and then created with everything in one record (Optuna's `create_new_trial` from a template), with the
+      same parameters and attributes as Optuna's ask would give it.
+
     What is stored is CmaEsSampler's own: a study written with this sampler resumes with Optuna's, and back.
     """
 
@@ -138,6 +147,36 @@ class BatchCmaEsSampler(optuna.samplers.CmaEsSampler):
         self._pruned_copies: dict = {}
         self._newest_stored = None  # the newest trial that stored an optimizer, found by _get_trials
         self._restored: dict = {}  # trial id -> the optimizer it stored
+
+    def ask(self, study, distributions: dict, user_attrs: dict) -> optuna.Trial:
+        """What `study.ask(distributions)` then `set_user_attr` of each of `user_attrs` give, written in one storage
+        record. For a new sample only: a retried (WAITING) trial has its parameters, and is asked from Optuna.
+
+        The trial's number (which seeds the sample) is the study's next one: the caller holds the study lock, so
+        no other worker creates a trial meanwhile."""
+        study._thread_local.cached_all_trials = None  # as Study.ask: the sampler sees the trials as they are now
+        number = len(study._get_trials(deepcopy=False, use_cache=True))
+        provisional = FrozenTrial(number=number, state=TrialState.RUNNING, value=None,
+                                  datetime_start=datetime.datetime.now(), datetime_complete=None, params={},
+                                  distributions={}, user_attrs=dict(user_attrs), system_attrs={},
+                                  intermediate_values={}, trial_id=PROVISIONAL_TRIAL_ID)
+        sampling = _SamplingStudy(study, provisional)
+        self.before_trial(sampling, provisional)
+        space = self.infer_relative_search_space(sampling, provisional)
+        relative = self.sample_relative(sampling, provisional, space)
+        for name, distribution in distributions.items():
+            if distribution.single():
+                value = single_value(distribution)
+            elif name in relative and distribution._contains(distribution.to_internal_repr(relative[name])):
+                value = relative[name]
+            else:
+                value = self.sample_independent(sampling, provisional, name, distribution)
+            # As the storage gives it back (the internal representation also checks the value).
+            value = distribution.to_external_repr(distribution.to_internal_repr(value))
+            provisional.distributions[name] = distribution
+            provisional.params[name] = value
+        trial_id = study._storage.create_new_trial(study._study_id, template_trial=provisional)
+        return optuna.Trial(study, trial_id)
 
     def infer_relative_search_space(self, study, trial):
         if self._fixed_space is None:
@@ -190,6 +229,39 @@ class BatchCmaEsSampler(optuna.samplers.CmaEsSampler):
                 break
         trials.reverse()
         return trials
+
+
+PROVISIONAL_TRIAL_ID = -1  # the id of a trial being sampled before it is created (BatchCmaEsSampler.ask)
+
+
+class _SamplingStorage:
+    """A study's storage as a sampler sees it while it samples a trial not created yet: the system attributes it
+    sets on that trial are kept in the trial (created with them); the rest is the storage's."""
+
+    def __init__(self, storage, trial: FrozenTrial):
+        self._storage = storage
+        self._trial = trial
+
+    def set_trial_system_attr(self, trial_id: int, key: str, value) -> None:
+        if trial_id == PROVISIONAL_TRIAL_ID:
+            self._trial.system_attrs[key] = value
+        else:
+            self._storage.set_trial_system_attr(trial_id, key, value)
+
+    def __getattr__(self, name):
+        return getattr(self._storage, name)
+
+
+class _SamplingStudy:
+    """A study whose storage is the _SamplingStorage of a trial being sampled (samplers write to
+    `study._storage`); everything else is the study's."""
+
+    def __init__(self, study, trial: FrozenTrial):
+        self._study = study
+        self._storage = _SamplingStorage(study._storage, trial)
+
+    def __getattr__(self, name):
+        return getattr(self._study, name)
 
 
 STORED_OPTIMIZER_STATES = (TrialState.RUNNING, TrialState.COMPLETE, TrialState.PRUNED)

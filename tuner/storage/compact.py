@@ -64,7 +64,7 @@ from tuner.storage._optuna_compat import (
     set_snapshot_interval,
     snapshot_journal_storage,
 )
-from tuner.storage.journal import DamagedJournal
+from tuner.storage.journal import DamagedJournal, DurableRecords
 
 try:
     import fcntl
@@ -302,7 +302,7 @@ def not_a_journal(path: str) -> DamagedJournal:
                           f"storage at its journal, or move this file away to start the study afresh)")
 
 
-class CompactJournalFile(BaseJournalBackend, BaseJournalSnapshot):
+class CompactJournalFile(DurableRecords, BaseJournalBackend, BaseJournalSnapshot):
     """The compact journal file as an Optuna journal backend (see the module doc), with snapshots kept in the
     user's cache (`tuner.storage.snapshots`).
 
@@ -470,7 +470,7 @@ class CompactJournalFile(BaseJournalBackend, BaseJournalSnapshot):
         self._unread.extend(texts)
         self._deflater_at = tail.number
         if any(log.get("op_code") in DURABLE_OPERATIONS for log in logs):
-            os.fsync(fd)
+            self._durable(fd)
 
     # Snapshots (tuner.storage.snapshots) ---------------------------------------------------------------------
     @property

@@ -21,10 +21,12 @@ the time), so that `study.optimize` runs Optuna's heartbeat thread and fails sta
 """
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 from optuna.exceptions import UpdateFinishedTrialError
@@ -33,7 +35,13 @@ from optuna.storages.journal import JournalFileBackend, JournalFileSymlinkLock
 from optuna.trial import TrialState
 
 from tuner.errors import UserError
-from tuner.storage._optuna_compat import DURABLE_OPERATIONS, BaseHeartbeat, BaseJournalFileLock, trial_id
+from tuner.storage._optuna_compat import (
+    DURABLE_OPERATIONS,
+    BaseHeartbeat,
+    BaseJournalFileLock,
+    journal_backend,
+    trial_id,
+)
 
 try:
     import fcntl
@@ -118,7 +126,45 @@ class FlockJournalLock(BaseJournalFileLock):
         self._threads.release()
 
 
-class TrialSyncedJournalFile(JournalFileBackend):
+class DurableRecords:
+    """For journal file backends (with a `_path`): the records that end something (a study created, a trial
+    finished) force the file to disk at once; inside `synced_once()`, once at its end. A batch tells its trials
+    in one such block: one fsync for the batch, not one per trial (an fsync costs 0.5-2 ms here, more than the
+    rest of a tell)."""
+
+    _sync_later = 0
+    _sync_owed = False
+
+    def _durable(self, fd: int) -> None:
+        if self._sync_later:
+            self._sync_owed = True
+        else:
+            os.fsync(fd)
+
+    @contextlib.contextmanager
+    def synced_once(self) -> Iterator[None]:
+        self._sync_later += 1
+        try:
+            yield
+        finally:
+            self._sync_later -= 1
+            if not self._sync_later and self._sync_owed:
+                self._sync_owed = False
+                fd = os.open(self._path, os.O_RDONLY)
+                try:
+                    os.fsync(fd)
+                finally:
+                    os.close(fd)
+
+
+def synced_once(storage) -> contextlib.AbstractContextManager:
+    """The records `storage` writes in this block that end something are forced to disk once, at its end (a
+    journal file's; other storages commit as they always do)."""
+    backend = journal_backend(storage)
+    return backend.synced_once() if isinstance(backend, DurableRecords) else contextlib.nullcontext()
+
+
+class TrialSyncedJournalFile(DurableRecords, JournalFileBackend):
     """Optuna's journal file, fsync'd when a study is created or a trial finishes (see the module doc)."""
 
     def __init__(self, file_path: str) -> None:
@@ -138,7 +184,7 @@ class TrialSyncedJournalFile(JournalFileBackend):
                 handle.write(data)
                 if any(log.get("op_code") in DURABLE_OPERATIONS for log in logs):
                     handle.flush()
-                    os.fsync(handle.fileno())
+                    self._durable(handle.fileno())
         finally:
             self._file_lock.release()
 
