@@ -105,6 +105,7 @@ def build(trials: int, snapshots: Path) -> float:
     from tuner.measure.stats import tally
     from tuner.search.samplers import build_sampler, population_size
     from tuner.search.tune import _quiet_optuna, open_or_create_study
+    from tuner.search.workers import ask_batch
     from tuner.storage import Heartbeat, open_storage, save_snapshot
     from tuner.study.file import read_study_file
     from tuner.study.records import OpponentResult, TrialRecord
@@ -133,9 +134,7 @@ def build(trials: int, snapshots: Path) -> float:
     while done < trials:
         size = 1 if done == 0 else min(population, trials - done)
         t0 = time.perf_counter()
-        batch = [study.ask(space.distributions) for _ in range(size)]
-        for trial in batch:
-            trial.set_user_attr("worker", worker)
+        batch = ask_batch(study, space.distributions, size, 1 if done == 0 else 0, {"worker": worker})
         for trial in batch:
             storage.record_heartbeat(trial._trial_id)
         fates = [len(STEPS) if size == 1 else _fate(rng) for _ in batch]

@@ -92,16 +92,15 @@ def next_step(study, target: Optional[int], population: int, worker: str) -> Ste
 
 def ask_batch(study, distributions: dict, size: int, waiting: int, user_attrs: dict) -> list:
     """`size` trials with `user_attrs`: the retried (WAITING) ones first, asked from Optuna, which pops them; then
-    new samples, each created in one storage record when the sampler can (BatchCmaEsSampler.ask)."""
+    new samples, each created in one storage record when the sampler can (BatchCmaEsSampler.ask_batch)."""
     trials = []
-    for _ in range(size):
-        if len(trials) >= waiting and isinstance(study.sampler, BatchCmaEsSampler):
-            trials.append(study.sampler.ask(study, distributions, user_attrs))
-            continue
+    while len(trials) < size and (len(trials) < waiting or not isinstance(study.sampler, BatchCmaEsSampler)):
         trial = study.ask(distributions)
         for key, value in user_attrs.items():
             trial.set_user_attr(key, value)
         trials.append(trial)
+    if len(trials) < size:
+        trials += study.sampler.ask_batch(study, distributions, size - len(trials), user_attrs)
     return trials
 
 
