@@ -29,6 +29,15 @@ def _run_generations(study, generations: int = 3) -> None:
         study.tell(trial, -(x - 0.3) ** 2 - (y - 4) ** 2)
 
 
+def test_a_tell_without_the_copy_tells_as_optuna_does(journal_study):
+    _, _, study = journal_study
+    trial = study.ask({"x": optuna.distributions.FloatDistribution(0.0, 1.0)})
+    trial.report(0.25, 3)
+    compat.tell(study, trial, state=optuna.trial.TrialState.PRUNED)
+    compat.tell(study, study.ask(), 0.5)
+    assert [(t.state.name, t.value) for t in study.trials] == [("PRUNED", 0.25), ("COMPLETE", 0.5)]
+
+
 def test_the_stale_trial_method_is_the_one_heartbeat_storages_implement():
     assert compat.STALE_TRIAL_IDS in compat.BaseHeartbeat.__abstractmethods__
     assert callable(getattr(optuna.storages.RDBStorage, compat.STALE_TRIAL_IDS))

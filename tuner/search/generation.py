@@ -34,6 +34,7 @@ from tuner.measure.stats import tally
 from tuner.search.interrupt import StopFlag
 from tuner.search.pool import Opponent, OpponentPool
 from tuner.search.race import Race
+from tuner.storage._optuna_compat import tell
 from tuner.study.file import StudyConfig
 from tuner.study.ranking import ranked_trials, trial_rank_value
 from tuner.study.records import OpponentResult, TrialRecord
@@ -159,18 +160,18 @@ class BatchPlayer:
             failure = program_failure(record)
             if failure is not None:
                 trial.set_user_attr("failure", failure)
-                study.tell(trial, state=TrialState.FAIL)
+                tell(study, trial, state=TrialState.FAIL)
                 failures.append(f"trial {trial.number}: {failure}")
                 self.notify(failures[-1])
                 continue
             if multi:
                 rates = record.entry_win_rates()
-                study.tell(trial, [rates[entry] for entry in self.pool.entries])
+                tell(study, trial, [rates[entry] for entry in self.pool.entries])
             elif record.pruned:
                 trial.report(values[c], config.pairs)
-                study.tell(trial, state=TrialState.PRUNED)
+                tell(study, trial, state=TrialState.PRUNED)
             else:
-                study.tell(trial, values[c])
+                tell(study, trial, values[c])
             outcomes.append(TrialOutcome(trial.number, values[c], record.pruned, record.tally.games,
                                          new_best and c == best))
         if failures and not outcomes:
