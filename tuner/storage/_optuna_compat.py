@@ -77,8 +77,8 @@ def cache_journal_distributions() -> None:
     `optuna.storages.journal._storage` imported by name: patching `optuna.distributions` would not reach it). A
     study has a handful of distinct distributions: cached, the replay saves ~15% and the trials share their
     distribution objects, which makes a pickled snapshot ~30% smaller and 10x faster to load (Optuna never
-    mutates a distribution). Writing a trial created with its parameters (`BatchCmaEsSampler.ask`) encodes every
-    distribution's JSON again (`distribution_to_json`): cached too. Idempotent."""
+    mutates a distribution). Writing a trial created with its parameters (`BatchCmaEsSampler.ask_batch`) encodes
+    every distribution's JSON again (`distribution_to_json`): cached too. Idempotent."""
     for name in ("json_to_distribution", "distribution_to_json"):  # reading, and writing a trial's record
         current = getattr(journal_storage_module, name)
         if not hasattr(current, "cache_info"):
