@@ -122,7 +122,7 @@ class BatchCmaEsSampler(optuna.samplers.CmaEsSampler):
       once and kept. And only the trials a sample uses are looked at, newest first, down to the newest finished
       trial that stored an optimizer: the one `_restore_optimizer` takes, and every trial of its generation was
       asked after it (a generation's first ask stores the optimizer it updated). An ask costs O(generation), not
-      O(study) (what remains O(study) is Optuna's list of the trials).
+      O(study) (what remains O(study) is Optuna's list of the trials, made once a batch by `ask_batch`).
     - When a generation is complete, the next sample updates the optimizer and stores it (pickled) with the
       trial being asked, which is still RUNNING. CmaEsSampler restores the optimizer from finished trials only,
       so every later sample until that trial finishes would restore the previous generation's optimizer and
@@ -137,11 +137,10 @@ class BatchCmaEsSampler(optuna.samplers.CmaEsSampler):
     - `search_space`: the tuner's distributions (every trial is asked with them). CmaEsSampler would compute
       the intersection of the finished trials' spaces on every ask; it is the same space (the baseline, the
       first finished trial, has every parameter), in the same order (by name).
-
-    - `ask_batch`: Optuna's ask writes a trial in one storage record per parameter (31 for the heuristic bot), and one
-      per attribute the sampler sets; each record costs a write and a replay. Here the trial is sampled first
-      and then created with everything in one record (Optuna's `create_new_trial` from a template), with the
-      same parameters and attributes as Optuna's ask would give it.
+    - `ask_batch`: Optuna's ask writes a trial in one storage record per parameter (31 for the heuristic bot),
+      and one per attribute the sampler sets; each record costs a write and a replay. Here the trial is sampled
+      first and then created with everything in one record (Optuna's `create_new_trial` from a template), with
+      the same parameters and attributes as Optuna's ask would give it.
 
     What is stored is CmaEsSampler's own: a study written with this sampler resumes with Optuna's, and back.
     """
