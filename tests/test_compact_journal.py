@@ -18,10 +18,11 @@ from optuna.trial import TrialState
 from tests.conftest import frame_starts, write_study
 from tuner.cli import main as tuner_main
 from tuner.errors import UserError
+from tuner.search.heartbeat import Heartbeats
 from tuner.storage import compact, save_snapshot, snapshots
 from tuner.storage._optuna_compat import journal_backend, trial_id
 from tuner.storage.compact import MAGIC, CompactJournalFile, export_plain, import_plain
-from tuner.storage.journal import DamagedJournal, HeartbeatJournalStorage
+from tuner.storage.journal import HEARTBEAT_ATTR, DamagedJournal, HeartbeatJournalStorage
 from tuner.storage.open import Heartbeat, open_storage
 from tuner.storage.retry import RetryTrial
 
@@ -143,6 +144,24 @@ def test_heartbeats_fail_a_silent_trial_and_retry_it(tmp_path):
     states = [t.state for t in optuna.load_study(study_name="s", storage=compact_storage(path)).trials]
     assert states == [TrialState.FAIL, TrialState.WAITING]
     assert isinstance(storage.get_heartbeat_stale_trial_callback(), RetryTrial)
+
+
+def test_a_batch_beats_an_interval_after_its_start_and_its_start_counts_as_a_beat(tmp_path):
+    """A batch shorter than the heartbeat interval writes no heartbeat record; its trial is stale a grace period
+    after its start, not before; a longer batch beats every interval, which keeps its trial alive."""
+    storage = open_storage(str(tmp_path / "s.journal"), heartbeat=Heartbeat(1, 3))
+    study = optuna.create_study(storage=storage, study_name="s")
+    start = time.monotonic()
+    short, long = study.ask(SPACE), study.ask(SPACE)
+    with Heartbeats(storage, [short], 1):
+        time.sleep(0.3)
+    assert HEARTBEAT_ATTR not in storage.get_trial(trial_id(short)).system_attrs
+    assert storage._get_stale_trial_ids(study._study_id) == []
+    with Heartbeats(storage, [long], 1):
+        time.sleep(2.2)
+    assert HEARTBEAT_ATTR in storage.get_trial(trial_id(long)).system_attrs
+    time.sleep(max(0.0, start + 3.6 - time.monotonic()))
+    assert storage._get_stale_trial_ids(study._study_id) == [trial_id(short)]
 
 
 def test_a_plain_optuna_journal_is_still_opened_and_appended_to_as_plain_json_lines(tmp_path):

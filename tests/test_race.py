@@ -1,6 +1,8 @@
 """The rules a trial is scored and raced by, pinned down on data whose answer is known: a pair's points, the
 blocks, who leads, who is dropped and when, the estimate of a dropped trial; the gauntlet's paired difference and
 its regression flag, on real games with a bot made worse on purpose."""
+import threading
+
 import numpy as np
 import pytest
 
@@ -130,7 +132,9 @@ def test_the_gauntlet_flags_a_bot_made_worse_as_a_regression():
     assert "REGRESSION" in "\n".join(gauntlet.table()) and "REGRESSION" not in "\n".join(same.table())
 
 
-def test_a_batch_is_dealt_so_each_process_gets_every_opponent_and_the_games_do_not_change():
+def test_a_batch_is_dealt_so_each_share_gets_every_opponent_and_the_games_do_not_change():
+    """Each share of a batch meets several opponents, and two threads play the same games as one: the search bot
+    keeps scratch memory in its seat, which threads must not share."""
     from tuner.measure.pool import deal
 
     shares = deal(10, 3)
@@ -139,7 +143,7 @@ def test_a_batch_is_dealt_so_each_process_gets_every_opponent_and_the_games_do_n
     assert all(len(set(units_of[s].tolist())) >= 3 for s in shares)  # no process gets one opponent only
     assert [len(s) for s in deal(2, 8)] == [1, 1]
     bots = [parse_bot("heuristic"), parse_bot("heuristic:seed_max_trees=2")]
-    opponents = [parse_bot(name) for name in ("greedy", "heuristic", "sunrate", "rush")]
+    opponents = [parse_bot(name) for name in ("greedy", "heuristic", "sunrate", "search:4")]
     n = 400
     rng = np.random.default_rng(4)
     args = (bots, opponents, rng.integers(0, 2, n), np.repeat(np.arange(4), n // 4), game_seeds(7, n, "match"))
@@ -148,3 +152,20 @@ def test_a_batch_is_dealt_so_each_process_gets_every_opponent_and_the_games_do_n
         assert np.array_equal(one.play_units(*args).margins, two.play_units(*args).margins)
     finally:
         two.close()
+
+
+def test_the_thread_pool_runs_its_tasks_at_once_and_gives_their_results_in_order():
+    from tuner.measure.pool import ThreadPool
+
+    both_running = threading.Barrier(2, timeout=10)
+
+    def task(i):
+        both_running.wait()  # only two threads at once get past this
+        return i * i
+
+    pool = ThreadPool(2)
+    try:
+        assert pool.map(task, [(i,) for i in range(6)]) == [0, 1, 4, 9, 16, 25]
+    finally:
+        pool.close()
+    assert ThreadPool(1).map(lambda i: -i, [(1,), (2,)]) == [-1, -2]

@@ -145,9 +145,9 @@ def run_gauntlet(runner: GameRunner, bot: Bot, opponents: dict, pair_seeds, base
             len(names), n, 2)
     rows = []
     for i, name in enumerate(names):
-        row = GauntletRow(name, tally(margins[i].ravel().tolist()), disqualified=lost[i])
+        row = GauntletRow(name, tally(margins[i]), disqualified=lost[i])
         if base_margins is not None:
-            row.baseline = tally(base_margins[i].ravel().tolist())
+            row.baseline = tally(base_margins[i])
             mean, ci = paired_difference(margins[i], base_margins[i])
             games = 2 * n
             row.difference = Difference(mean, ci, elo_difference(row.bot.win_rate, games)

@@ -1,7 +1,7 @@
 """Matches: N/2 seeds, each played twice with sides swapped (common random numbers for both bots).
 
-Games between in-engine bots run in compiled batches, games with a program through the text-protocol referee;
-both on K processes (`tuner.measure.pool`).
+Games between in-engine bots run in compiled batches on K threads, games with a program through the
+text-protocol referee on K processes (`tuner.measure.pool`).
 """
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from bots.names import Bot
 from bots.seat import new_seat_array
 from engine.players import TimeLimits
 from engine.referee import play_game
-from tuner.measure.pool import ProcessPool, split
+from tuner.measure.pool import ProcessPool, ThreadPool, split
 from tuner.measure.seeds import game_seeds, paired_schedule
 from tuner.measure.stats import Tally, tally
 
@@ -78,8 +78,12 @@ def play_engine_games(bot_a: Bot, bot_b: Bot, seeds, swapped, league: int, jobs:
     seats = new_seat_array(2)
     seats[0] = bot_a.seat[0]
     seats[1] = bot_b.seat[0]
-    pool = ProcessPool(jobs)
-    parts = pool.map(_engine_chunk, [(seats, seeds[c], swapped[c], league) for c in split(len(seeds), jobs, 2)])
+    threads = ThreadPool(jobs)  # each chunk plays on its own copy of the seats (play_batch)
+    try:
+        parts = threads.map(_engine_chunk, [(seats, seeds[c], swapped[c], league)
+                                            for c in split(len(seeds), jobs, 2)])
+    finally:
+        threads.close()
     return np.concatenate(parts)
 
 

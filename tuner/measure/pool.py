@@ -1,17 +1,23 @@
-"""The one process pool of the tuner: K - 1 worker processes that live for a whole run, and the calling process.
+"""The tuner's pools: K threads for the compiled games, K processes for the games of programs.
 
-Games are cheap (tens of thousands a second per core), so starting processes per batch would cost more than
-the games: the workers are loky's reusable executor (joblib's), started once and kept. A batch of tasks runs
-its first task in the calling process and the others on the workers, so `jobs = 1` starts no process at all.
-Workers ignore Ctrl-C: the calling process stops the run cleanly. A worker dies with the calling process, even
-when that one is killed outright (Linux's parent-death signal): its programs' watchdog then kills the programs
-it was playing (`engine.watchdog`), so no game goes on without its tuner.
+Compiled games release Python's lock (Numba's `nogil`), so K threads of the calling process play them in
+parallel: nothing to start, pickle or send, and the threads take the tasks from one queue, so a thread that ends
+its task early takes the next (one opponent's games can cost 30 times another's). `jobs = 1` starts no thread.
+
+Games of programs run the text-protocol referee, which is Python: they go to K - 1 worker processes that live
+for a whole run, and the calling process. Starting processes per batch would cost more than the games: the
+workers are loky's reusable executor (joblib's), started once and kept. A batch of tasks runs its first task
+in the calling process and the others on the workers, so `jobs = 1` starts no process at all. Workers ignore
+Ctrl-C: the calling process stops the run cleanly. A worker dies with the calling process, even when that one
+is killed outright (Linux's parent-death signal): its programs' watchdog then kills the programs it was
+playing (`engine.watchdog`), so no game goes on without its tuner.
 """
 from __future__ import annotations
 
 import os
 import signal
 from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from typing import Optional
 
 import numpy as np
@@ -74,6 +80,27 @@ class ProcessPool:
     def close(self) -> None:
         if self._executor is not None:
             self._executor.shutdown(wait=True)
+            self._executor = None
+
+
+class ThreadPool:
+    """K threads of the calling process for functions that release Python's lock (compiled `nogil` kernels)."""
+
+    def __init__(self, jobs: int = 1):
+        self.jobs = max(1, int(jobs))
+        self._executor: Optional[ThreadPoolExecutor] = None
+
+    def map(self, function: Callable, tasks: Sequence[tuple]) -> list:
+        """`[function(*task) for task in tasks]`, the tasks taken in order by whichever thread is free."""
+        if self.jobs == 1 or len(tasks) <= 1:
+            return [function(*task) for task in tasks]
+        if self._executor is None:
+            self._executor = ThreadPoolExecutor(self.jobs, thread_name_prefix="games")
+        return list(self._executor.map(lambda task: function(*task), tasks))
+
+    def close(self) -> None:
+        if self._executor is not None:
+            self._executor.shutdown(wait=True, cancel_futures=True)
             self._executor = None
 
 

@@ -1,11 +1,12 @@
-"""Playing seed pairs between candidate bots and opponents in big batches, on the run's process pool.
+"""Playing seed pairs between candidate bots and opponents in big batches, on the run's pools.
 
 A unit is (candidate, opponent, seed): the seed played twice, the candidate first as player 0, then as player 1
 (common random numbers: every candidate meets every opponent on the same seeds). Units between in-engine bots
-are played by the compiled arena (`bots.arena.play_pairings`), one share per process of the pool
-(`tuner.measure.pool`); units with a program go through the text-protocol referee, also spread over the pool.
-Games take microseconds, so a batch should hold many units: the tuner plays a whole generation's block of
-pairs in one call. Results never depend on the number of processes: a game is a function of its seed and sides.
+are played by the compiled arena (`bots.arena.play_pairings`) on the run's threads (`tuner.measure.pool`), in
+several shares per thread so that the threads end together; units with a program go through the text-protocol
+referee, spread over the run's processes. Games take microseconds, so a batch should hold many units: the tuner
+plays a whole generation's block of pairs in one call. Results never depend on the number of threads or
+processes: a game is a function of its seed and sides, and each share plays on its own copy of the seats.
 """
 from __future__ import annotations
 
@@ -18,10 +19,13 @@ from bots.names import Bot, parse_bot
 from bots.seat import new_seat_array
 from engine.players import TimeLimits
 from engine.referee import play_game
-from tuner.measure.pool import ProcessPool, deal
+from tuner.measure.pool import ProcessPool, ThreadPool, deal
 from tuner.measure.stats import Tally, tally
 
-MIN_GAMES_PER_PROCESS = 150  # below this a batch is not split (dispatch, ~2 ms, would cost more than the games)
+# Compiled games: a thread that ends its share early takes another (up to 4 each), and a share holds 150 games
+# at least (each share copies the seats, ~0.1 ms).
+SHARES_PER_THREAD = 4
+MIN_GAMES_PER_SHARE = 150
 STDERR_LINES = 5  # of a disqualified program's stderr, kept with the result
 
 
@@ -46,10 +50,6 @@ class Disqualification:
 class UnitResults:
     margins: np.ndarray  # (units, 2): the candidate's final score minus the opponent's, in game 0 and game 1
     disqualifications: list = field(default_factory=list)  # Disqualification, in unit order
-
-
-def _engine_share(seats: np.ndarray, seeds, first, second, league: int) -> np.ndarray:
-    return pairing_margins(seeds, league, seats, first, second)
 
 
 def _referee_share(units: list, league: int, limits: TimeLimits) -> list:
@@ -86,11 +86,12 @@ class GameRunner:
         self.jobs = max(1, int(jobs))
         self.limits = limits
         self.pool = ProcessPool(self.jobs)
+        self.threads = ThreadPool(self.jobs)
         self.games_played = 0
 
     def warm_up(self) -> None:
-        """Compile (or load from the cache) the arena here first, then in the workers."""
-        self.pool.on_every_worker(_warm, self.league)
+        """Compile (or load from the cache) the arena before the first games are timed."""
+        _warm(self.league)
 
     def play_units(self, candidates: list, opponents: list, candidate_of, opponent_of, seeds) -> UnitResults:
         """Play each unit u: candidates[candidate_of[u]] against opponents[opponent_of[u]] on seeds[u], twice."""
@@ -99,9 +100,8 @@ class GameRunner:
         seeds = np.asarray(seeds, dtype=np.int64)
         n = len(seeds)
         margins = np.zeros((n, 2), dtype=np.int64)
-        in_engine = np.array([candidates[c].in_engine and opponents[o].in_engine
-                              for c, o in zip(candidate_of.tolist(), opponent_of.tolist())], dtype=bool) \
-            if n else np.zeros(0, bool)
+        in_engine = np.array([bot.in_engine for bot in candidates], dtype=bool)[candidate_of] \
+            & np.array([bot.in_engine for bot in opponents], dtype=bool)[opponent_of] if n else np.zeros(0, bool)
         tasks, stores = [], []
         engine_units = np.flatnonzero(in_engine)
         if len(engine_units):
@@ -114,28 +114,32 @@ class GameRunner:
             game_seeds = np.repeat(seeds[engine_units], 2)
             first = np.column_stack([a, b]).ravel()
             second = np.column_stack([b, a]).ravel()
-            parts = max(1, min(self.jobs, 2 * len(engine_units) // MIN_GAMES_PER_PROCESS))
-            for share in deal(len(engine_units), parts):
+            # As many shares for each thread, so that none waits for a share the others' last ones left over.
+            per_thread = min(SHARES_PER_THREAD, 2 * len(engine_units) // (self.jobs * MIN_GAMES_PER_SHARE))
+            parts = 1 if self.jobs == 1 else self.jobs * max(1, per_thread)
+            shares = deal(len(engine_units), parts)
+            engine_tasks = []
+            for share in shares:
                 games = np.column_stack([2 * share, 2 * share + 1]).ravel()  # a unit's two games stay together
-                tasks.append((_engine_share, (seats, game_seeds[games], first[games], second[games], self.league)))
-                stores.append(("engine", engine_units[share]))
+                # A policy keeps scratch memory in its seat: threads never share one.
+                engine_tasks.append((game_seeds[games], self.league, seats if parts == 1 else seats.copy(),
+                                     first[games], second[games]))
+            for share, result in zip(shares, self.threads.map(pairing_margins, engine_tasks)):
+                pairs = result.reshape(-1, 2)  # each game's margin from its player 0's side
+                margins[engine_units[share], 0] = pairs[:, 0]
+                margins[engine_units[share], 1] = -pairs[:, 1]
         referee_units = np.flatnonzero(~in_engine)
         if len(referee_units):
             units = [(int(u), candidates[candidate_of[u]], opponents[opponent_of[u]], int(seeds[u]))
                      for u in referee_units]
             for share in deal(len(units), self.jobs):
-                tasks.append((_referee_share, ([units[i] for i in share], self.league, self.limits)))
-                stores.append(("referee", referee_units[share]))
+                tasks.append(([units[i] for i in share], self.league, self.limits))
+                stores.append(referee_units[share])
         lost = []
-        for (kind, units_of_share), result in zip(stores, self.pool.map(_call, tasks)):
-            if kind == "engine":
-                pairs = result.reshape(-1, 2)  # each game's margin from its player 0's side
-                margins[units_of_share, 0] = pairs[:, 0]
-                margins[units_of_share, 1] = -pairs[:, 1]
-            else:
-                for unit, (unit_margins, unit_lost) in zip(units_of_share.tolist(), result):
-                    margins[unit] = unit_margins
-                    lost.extend(unit_lost)
+        for units_of_share, result in zip(stores, self.pool.map(_referee_share, tasks)):
+            for unit, (unit_margins, unit_lost) in zip(units_of_share.tolist(), result):
+                margins[unit] = unit_margins
+                lost.extend(unit_lost)
         self.games_played += 2 * n
         return UnitResults(margins, sorted(lost, key=lambda d: (d.unit, d.game)))
 
@@ -147,11 +151,8 @@ class GameRunner:
                                np.repeat(np.arange(n_opp), n_pairs), np.tile(pair_seeds, n_opp))
 
     def close(self) -> None:
+        self.threads.close()
         self.pool.close()
-
-
-def _call(function, args):
-    return function(*args)
 
 
 def pair_points(margins: np.ndarray) -> np.ndarray:
@@ -179,5 +180,5 @@ def evaluate(runner: GameRunner, bot: Bot, opponents: dict, pair_seeds) -> Evalu
     names = list(opponents)
     played = runner.play(bot, [opponents[n] for n in names], pair_seeds)
     margins = played.margins.reshape(len(names), len(pair_seeds), 2)
-    per = {name: tally(margins[i].ravel().tolist()) for i, name in enumerate(names)}
-    return Evaluation(tally(margins.ravel().tolist()), per, margins, played.disqualifications)
+    per = {name: tally(margins[i]) for i, name in enumerate(names)}
+    return Evaluation(tally(margins), per, margins, played.disqualifications)

@@ -10,6 +10,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+import numpy as np
+
 Z95 = 1.959963984540054
 
 
@@ -60,17 +62,21 @@ class Tally:
         }
 
 
-def tally(margins: list) -> Tally:
-    """Statistics from one side's score margins (its final score minus the opponent's), one per game."""
-    games = len(margins)
-    wins = sum(1 for m in margins if m > 0)
-    draws = sum(1 for m in margins if m == 0)
+def tally(margins) -> Tally:
+    """Statistics from one side's score margins (its final score minus the opponent's), one per game: a list or
+    an integer array of any shape."""
+    m = np.asarray(margins, dtype=np.int64).ravel()
+    games = int(m.size)
+    wins = int(np.count_nonzero(m > 0))
+    draws = int(np.count_nonzero(m == 0))
     points = wins + draws / 2
     rate = points / games if games else 0.0
     low, high = wilson_interval(points, games)
-    mean = sum(margins) / games if games else 0.0
+    total = int(m.sum())
+    mean = total / games if games else 0.0
     if games > 1:
-        sd = math.sqrt(sum((m - mean) ** 2 for m in margins) / (games - 1))
+        squares = int(np.dot(m, m))  # exact in integers: the variance is not cancelled away
+        sd = math.sqrt(max(0.0, (squares - total * total / games) / (games - 1)))
         half = Z95 * sd / math.sqrt(games)
     else:
         half = float("inf")

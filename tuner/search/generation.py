@@ -189,13 +189,13 @@ class BatchPlayer:
         """margins: (played, opponents, 2)."""
         results = {}
         for o, opponent in enumerate(opponents):
-            t = tally(margins[:, o].ravel().tolist())
+            t = tally(margins[:, o])
             mine = [d for name, d in lost if name == opponent.name and d.candidate]
             theirs = [d for name, d in lost if name == opponent.name and not d.candidate]
             first = (mine or theirs)[0].to_json() if (mine or theirs) else None
             results[opponent.name] = OpponentResult(opponent.entry, t.games, t.wins, t.draws, t.losses,
                                                     len(mine), len(theirs), first)
-        return TrialRecord(values, tally(margins.ravel().tolist()), results, played, self.config.pairs,
+        return TrialRecord(values, tally(margins), results, played, self.config.pairs,
                            self.config.seed, first_trial, versions=self.versions_key, date=now_iso())
 
 

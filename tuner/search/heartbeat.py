@@ -5,6 +5,11 @@ records one for each running trial of its batch every `interval` seconds, throug
 (`record_heartbeat`: Optuna's on RDB storages, `tuner.storage.journal.HeartbeatJournalStorage` on journals). A
 trial whose worker stops beating (killed, a lost machine) is failed by another worker after the grace period
 and run again (`tuner.storage.retry`).
+
+A trial's start counts as its first heartbeat: the stale-trial checks take the later of the two
+(`tuner.storage.journal` on journals, `tuner.storage.open` on RDB storages), so the first beat comes one interval
+after the batch starts, and a batch shorter than the interval (a quickstart generation: about a second) writes
+none.
 """
 from __future__ import annotations
 
@@ -22,11 +27,9 @@ class Heartbeats:
         self._thread = threading.Thread(target=self._beat, name="tuner-heartbeat", daemon=True)
 
     def _beat(self) -> None:
-        while True:
+        while not self._stop.wait(self.interval):
             for trial in self.ids:
                 self.storage.record_heartbeat(trial)
-            if self._stop.wait(self.interval):
-                return
 
     def __enter__(self) -> Heartbeats:
         if hasattr(self.storage, "record_heartbeat") and self.storage.get_heartbeat_interval() is not None:

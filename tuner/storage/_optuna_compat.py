@@ -6,6 +6,7 @@ one fails a test that names it instead of breaking a study.
 """
 from __future__ import annotations
 
+import contextlib
 import copy
 import datetime
 import functools
@@ -166,16 +167,20 @@ class BatchCmaEsSampler(optuna.samplers.CmaEsSampler):
         study._thread_local.cached_all_trials = None  # as Study.ask: the sampler sees the trials as they are now
         known = study._get_trials(deepcopy=False, use_cache=True)  # the list the sampler reads (Optuna's cache)
         trials = []
-        for _ in range(size):
-            provisional = FrozenTrial(number=len(known), state=TrialState.RUNNING, value=None,
-                                      datetime_start=datetime.datetime.now(), datetime_complete=None, params={},
-                                      distributions={}, user_attrs=dict(user_attrs), system_attrs={},
-                                      intermediate_values={}, trial_id=PROVISIONAL_TRIAL_ID)
-            self._sample_into(study, provisional, distributions)
-            trial_id = study._storage.create_new_trial(study._study_id, template_trial=provisional)
-            known.append(study._storage.get_trial(trial_id))
-            trials.append(optuna.Trial(study, trial_id))
+        with _transforms_reused():
+            for _ in range(size):
+                trials.append(self._ask_one(study, distributions, user_attrs, known))
         return trials
+
+    def _ask_one(self, study, distributions: dict, user_attrs: dict, known: list):
+        provisional = FrozenTrial(number=len(known), state=TrialState.RUNNING, value=None,
+                                  datetime_start=datetime.datetime.now(), datetime_complete=None, params={},
+                                  distributions={}, user_attrs=dict(user_attrs), system_attrs={},
+                                  intermediate_values={}, trial_id=PROVISIONAL_TRIAL_ID)
+        self._sample_into(study, provisional, distributions)
+        trial_id = study._storage.create_new_trial(study._study_id, template_trial=provisional)
+        known.append(study._storage.get_trial(trial_id))
+        return optuna.Trial(study, trial_id)
 
     def _sample_into(self, study, provisional: FrozenTrial, distributions: dict) -> None:
         """Sample the parameters of a trial not created yet, as Trial does: relative ones first, the others one at
@@ -246,6 +251,27 @@ class BatchCmaEsSampler(optuna.samplers.CmaEsSampler):
                 break
         trials.reverse()
         return trials
+
+
+@contextlib.contextmanager
+def _transforms_reused():
+    """CmaEsSampler builds its search space's transform (`_SearchSpaceTransform`, 0.3 ms for 31 parameters) on
+    every sample; within a batch each sample gets the same space, so the transform is built once. A transform
+    is a pure mapping, set up by its constructor's arguments."""
+    made: dict = {}
+
+    def reused(search_space, *args, **kwargs):
+        key = (tuple((name, id(d)) for name, d in search_space.items()), args, tuple(sorted(kwargs.items())))
+        if key not in made:
+            made[key] = _SearchSpaceTransform(search_space, *args, **kwargs)
+        return made[key]
+
+    cmaes_module = optuna.samplers._cmaes
+    cmaes_module._SearchSpaceTransform = reused
+    try:
+        yield
+    finally:
+        cmaes_module._SearchSpaceTransform = _SearchSpaceTransform
 
 
 PROVISIONAL_TRIAL_ID = -1  # the id of a trial sampled before it is created (BatchCmaEsSampler.ask_batch)
