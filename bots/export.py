@@ -6,6 +6,7 @@ turn. Its decisions come from the policy code the engine compiles, transpiled to
 """
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 
 from bots.names import Bot
@@ -162,10 +163,18 @@ def exportable_for(bot: Bot):
     return found
 
 
+@functools.cache
+def policy_source(policy) -> tuple[str, str]:
+    """A compiled policy's plain-Python source and the name of its entry in it (made once a process: a study
+    exports each new best trial's bot)."""
+    code, (entry,) = transpile(policy)
+    return code, entry
+
+
 def bot_source(bot: Bot, league: int, header_lines: list) -> str:
     """The text of the standalone file for `bot`, exported for `league` (it plays whichever league it is in)."""
     found = exportable_for(bot)
-    code, (entry,) = transpile(found.policy)
+    code, entry = policy_source(found.policy)
     names = [p.name for p in found.schema] if found.schema is not None else []
     values = [float(v) for v in bot.seat[0]["params"][: len(names)]]
     params = "\n".join(f"    {value!r},  # {name}" for name, value in zip(names, values))
