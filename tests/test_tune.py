@@ -121,11 +121,13 @@ def test_the_same_study_file_gives_the_same_trials_whatever_the_number_of_proces
     assert outline(one) == outline(two)
 
 
-def test_ctrl_c_stops_cleanly_and_the_study_resumes(tmp_path):
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_ctrl_c_stops_cleanly_and_the_study_resumes(tmp_path, jobs):
+    """Ctrl-C ends the running batch, whether one thread or two play its games."""
     path = write_study(tmp_path, trials=None, timeout=300, pairs=200)
     journal = tmp_path / "tiny.journal"
-    process = subprocess.Popen([sys.executable, "-m", "tuner.cli", "tune", str(path), "--no-progress"], cwd=ROOT,
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    process = subprocess.Popen([sys.executable, "-m", "tuner.cli", "tune", str(path), "--no-progress", "--jobs",
+                                jobs], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         deadline = time.monotonic() + 120
         while time.monotonic() < deadline:  # wait until a few trials have finished

@@ -69,14 +69,6 @@ class ProcessPool:
                     on_done(i)
         return results
 
-    def on_every_worker(self, function: Callable, *args) -> None:
-        """Run `function(*args)` here and once per worker (to compile or load the kernels before timing)."""
-        function(*args)
-        executor = self._workers()
-        if executor is not None:
-            for future in [executor.submit(function, *args) for _ in range(self.jobs - 1)]:
-                future.result()
-
     def close(self) -> None:
         if self._executor is not None:
             self._executor.shutdown(wait=True)
