@@ -1,15 +1,16 @@
 """How much of the engine's speed a tuning study uses: the quickstart's games per second against the engine's
 on the study's own games, run one after the other with the same --jobs (the machine is shared: compare side by side).
 
-    python benchmarks/study_speed.py [--jobs 1 2] [--timeout 120] [--study studies/quickstart.toml]
+    python benchmarks/study_speed.py [--jobs 1 2] [--timeout 120] [--rounds 1] [--study studies/quickstart.toml]
 
 For each --jobs value: a fresh copy of the study runs for --timeout seconds (its own time budget replaced), then
-the engine plays the study's own mix of games on the same number of processes: the tuned bot (its defaults)
+the engine plays the study's own mix of games with the same --jobs (threads): the tuned bot (its defaults)
 against every opponent of the pool (a `hall-of-fame:K` entry counts as K more copies of the tuned bot), with no
 study around it. A pool with slow opponents (`search:N`) is slower than heuristic self-play, so the study's share
 is taken against that mix; heuristic self-play (`tuner bench --bot heuristic`) is printed beside it. Prints the
 figures, the ratios, the study's trials and storage bytes per trial, and the ratio of games/s between the
---jobs values.
+--jobs values, beside the engine's. `--rounds N` repeats the sweep N times, alternating, and prints the medians
+(of the ratios within each round): a shared machine's second core comes and goes.
 """
 from __future__ import annotations
 
@@ -85,6 +86,21 @@ def bench_run(jobs: int, games: int) -> dict:
     return json.loads(tuner("bench", "--bot", "heuristic", "--games", str(games), "--jobs", str(jobs), "--json"))
 
 
+def measure(args, jobs: int) -> dict:
+    study = study_run(args.study, jobs, args.timeout)
+    pool = pool_run(args.study, jobs, args.pool_pairs)
+    bench = bench_run(jobs, args.bench_games)
+    row = {"jobs": jobs, "study": study["games_per_s"], "engine": pool["games_per_s"],
+           "self_play": bench["games_per_sec"]}
+    print(f"--jobs {jobs}: study {study['games_per_s']:,} games/s ({study['trials']} trials, {study['pruned']} "
+          f"pruned, {study['games']:,} games in {study['seconds']} s, {study['bytes_per_trial']:,} bytes of "
+          f"storage a trial); the engine on the pool's games {pool['games_per_s']:,.0f} games/s "
+          f"({pool['games']:,} games); study / engine {row['study'] / row['engine']:.2f}; heuristic self-play "
+          f"{bench['games_per_sec']:,.0f} games/s (study / self-play {row['study'] / row['self_play']:.2f})",
+          flush=True)
+    return row
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--jobs", type=int, nargs="+", default=[1, 2])
@@ -92,24 +108,26 @@ def main() -> int:
     parser.add_argument("--bench-games", type=int, default=300_000)
     parser.add_argument("--pool-pairs", type=int, default=4000, help="seed pairs per opponent of the pool run")
     parser.add_argument("--study", type=Path, default=ROOT / "studies" / "quickstart.toml")
+    parser.add_argument("--rounds", type=int, default=1,
+                        help="repeat the --jobs sweep, alternating, and print the medians (a shared machine)")
     args = parser.parse_args()
-    rows = []
-    for jobs in args.jobs:
-        study = study_run(args.study, jobs, args.timeout)
-        pool = pool_run(args.study, jobs, args.pool_pairs)
-        bench = bench_run(jobs, args.bench_games)
-        ratio = study["games_per_s"] / pool["games_per_s"]
-        rows.append((jobs, study, bench, ratio))
-        print(f"--jobs {jobs}: study {study['games_per_s']:,} games/s ({study['trials']} trials, {study['pruned']} "
-              f"pruned, {study['games']:,} games in {study['seconds']} s, {study['bytes_per_trial']:,} bytes of "
-              f"storage a trial); the engine on the pool's games {pool['games_per_s']:,.0f} games/s "
-              f"({pool['games']:,} games); study / engine {ratio:.2f}; heuristic self-play "
-              f"{bench['games_per_sec']:,.0f} games/s (study / self-play "
-              f"{study['games_per_s'] / bench['games_per_sec']:.2f})", flush=True)
-    if len(rows) > 1:
-        base = rows[0][1]["games_per_s"]
-        for jobs, study, _, _ in rows[1:]:
-            print(f"--jobs {jobs} vs --jobs {rows[0][0]}: {study['games_per_s'] / base:.2f}x the study's games/s")
+    rounds = []
+    for r in range(args.rounds):
+        if args.rounds > 1:
+            print(f"round {r + 1} of {args.rounds}", flush=True)
+        rounds.append([measure(args, jobs) for jobs in args.jobs])
+    if args.rounds > 1:
+        print(f"medians of {args.rounds} rounds:")
+        for k, jobs in enumerate(args.jobs):
+            share = [row[k]["study"] / row[k]["engine"] for row in rounds]
+            self_play = [row[k]["study"] / row[k]["self_play"] for row in rounds]
+            print(f"--jobs {jobs}: study {np.median([row[k]['study'] for row in rounds]):,.0f} games/s; "
+                  f"study / engine {np.median(share):.2f}; study / self-play {np.median(self_play):.2f}")
+    for k, jobs in enumerate(args.jobs[1:], start=1):
+        study = [row[k]["study"] / row[0]["study"] for row in rounds]
+        engine = [row[k]["engine"] / row[0]["engine"] for row in rounds]
+        print(f"--jobs {jobs} vs --jobs {args.jobs[0]}: {np.median(study):.2f}x the study's games/s (the engine "
+              f"on the same games: {np.median(engine):.2f}x){' (medians)' if args.rounds > 1 else ''}")
     return 0
 
 

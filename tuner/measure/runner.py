@@ -10,6 +10,7 @@ processes: a game is a function of its seed and sides, and each share plays on i
 """
 from __future__ import annotations
 
+import queue
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -22,8 +23,8 @@ from engine.referee import play_game
 from tuner.measure.pool import ProcessPool, ThreadPool, deal
 from tuner.measure.stats import Tally, tally
 
-# Compiled games: a thread that ends its share early takes another (up to 4 each), and a share holds 150 games
-# at least (each share copies the seats, ~0.1 ms).
+# Compiled games: a thread that ends its share early takes another (up to 4 each); a share of 150 games at least
+# is worth handing out.
 SHARES_PER_THREAD = 4
 MIN_GAMES_PER_SHARE = 150
 STDERR_LINES = 5  # of a disqualified program's stderr, kept with the result
@@ -50,6 +51,15 @@ class Disqualification:
 class UnitResults:
     margins: np.ndarray  # (units, 2): the candidate's final score minus the opponent's, in game 0 and game 1
     disqualifications: list = field(default_factory=list)  # Disqualification, in unit order
+
+
+def _engine_share(free_seats: queue.SimpleQueue, seeds, first, second, league: int) -> np.ndarray:
+    """Margins of a share of compiled games, played on a copy of the seats no other thread is using."""
+    seats = free_seats.get()
+    try:
+        return pairing_margins(seeds, league, seats, first, second)
+    finally:
+        free_seats.put(seats)
 
 
 def _referee_share(units: list, league: int, limits: TimeLimits) -> list:
@@ -118,13 +128,15 @@ class GameRunner:
             per_thread = min(SHARES_PER_THREAD, 2 * len(engine_units) // (self.jobs * MIN_GAMES_PER_SHARE))
             parts = 1 if self.jobs == 1 else self.jobs * max(1, per_thread)
             shares = deal(len(engine_units), parts)
+            # A policy keeps scratch memory in its seat: each thread plays on its own copy of the seats.
+            free_seats: queue.SimpleQueue = queue.SimpleQueue()
+            for k in range(min(self.jobs, parts)):
+                free_seats.put(seats if k == 0 else seats.copy())
             engine_tasks = []
             for share in shares:
                 games = np.column_stack([2 * share, 2 * share + 1]).ravel()  # a unit's two games stay together
-                # A policy keeps scratch memory in its seat: threads never share one.
-                engine_tasks.append((game_seeds[games], self.league, seats if parts == 1 else seats.copy(),
-                                     first[games], second[games]))
-            for share, result in zip(shares, self.threads.map(pairing_margins, engine_tasks)):
+                engine_tasks.append((free_seats, game_seeds[games], first[games], second[games], self.league))
+            for share, result in zip(shares, self.threads.map(_engine_share, engine_tasks)):
                 pairs = result.reshape(-1, 2)  # each game's margin from its player 0's side
                 margins[engine_units[share], 0] = pairs[:, 0]
                 margins[engine_units[share], 1] = -pairs[:, 1]
