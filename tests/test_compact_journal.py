@@ -3,6 +3,7 @@ several at once, as a plain Optuna journal too; damaged files are refused, uncha
 snapshot cache is used only while it matches the journal."""
 from __future__ import annotations
 
+import datetime
 import hashlib
 import json
 import multiprocessing
@@ -13,7 +14,7 @@ import optuna
 import pytest
 from optuna.storages import JournalStorage
 from optuna.storages.journal import JournalFileBackend
-from optuna.trial import TrialState
+from optuna.trial import FrozenTrial, TrialState
 
 from tests.conftest import frame_starts, write_study
 from tuner.cli import main as tuner_main
@@ -146,22 +147,20 @@ def test_heartbeats_fail_a_silent_trial_and_retry_it(tmp_path):
     assert isinstance(storage.get_heartbeat_stale_trial_callback(), RetryTrial)
 
 
-def test_a_batch_beats_an_interval_after_its_start_and_its_start_counts_as_a_beat(tmp_path):
-    """A batch shorter than the heartbeat interval writes no heartbeat record; its trial is stale a grace period
-    after its start, not before; a longer batch beats every interval, which keeps its trial alive."""
-    storage = open_storage(str(tmp_path / "s.journal"), heartbeat=Heartbeat(1, 3))
+def test_a_batch_beats_at_once_so_a_start_written_by_another_clock_does_not_make_its_trial_stale(tmp_path):
+    """A trial created by a worker whose clock (or time zone) is an hour behind looks an hour old to the others:
+    its first heartbeat, at once, keeps it alive; with none it is stale."""
+    storage = open_storage(str(tmp_path / "s.journal"), heartbeat=Heartbeat(5, 10))
     study = optuna.create_study(storage=storage, study_name="s")
-    start = time.monotonic()
-    short, long = study.ask(SPACE), study.ask(SPACE)
-    with Heartbeats(storage, [short], 1):
-        time.sleep(0.3)
-    assert HEARTBEAT_ATTR not in storage.get_trial(trial_id(short)).system_attrs
-    assert storage._get_stale_trial_ids(study._study_id) == []
-    with Heartbeats(storage, [long], 1):
-        time.sleep(2.2)
-    assert HEARTBEAT_ATTR in storage.get_trial(trial_id(long)).system_attrs
-    time.sleep(max(0.0, start + 3.6 - time.monotonic()))
-    assert storage._get_stale_trial_ids(study._study_id) == [trial_id(short)]
+    hour_behind = datetime.datetime.now() - datetime.timedelta(hours=1)
+    beating, silent = (storage.get_trial(storage.create_new_trial(study._study_id, template_trial=FrozenTrial(
+        number=-1, state=TrialState.RUNNING, value=None, datetime_start=hour_behind, datetime_complete=None,
+        params={}, distributions={}, user_attrs={}, system_attrs={}, intermediate_values={}, trial_id=-1)))
+        for _ in range(2))
+    with Heartbeats(storage, [beating], 5):
+        time.sleep(0.5)
+        assert HEARTBEAT_ATTR in storage.get_trial(trial_id(beating)).system_attrs
+        assert storage._get_stale_trial_ids(study._study_id) == [trial_id(silent)]
 
 
 def test_a_plain_optuna_journal_is_still_opened_and_appended_to_as_plain_json_lines(tmp_path):

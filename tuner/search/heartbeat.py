@@ -6,10 +6,9 @@ records one for each running trial of its batch every `interval` seconds, throug
 trial whose worker stops beating (killed, a lost machine) is failed by another worker after the grace period
 and run again (`tuner.storage.retry`).
 
-A trial's start counts as its first heartbeat: the stale-trial checks take the later of the two
-(`tuner.storage.journal` on journals, `tuner.storage.open` on RDB storages), so the first beat comes one interval
-after the batch starts, and a batch shorter than the interval (a quickstart generation: about a second) writes
-none.
+The first beat is at once, as the batch starts. Without it the stale-trial checks would judge a young trial by
+its start time alone, written by its worker's clock: another machine whose clock or time zone differs by more
+than the grace period would take it for dead.
 """
 from __future__ import annotations
 
@@ -27,9 +26,11 @@ class Heartbeats:
         self._thread = threading.Thread(target=self._beat, name="tuner-heartbeat", daemon=True)
 
     def _beat(self) -> None:
-        while not self._stop.wait(self.interval):
+        while True:
             for trial in self.ids:
                 self.storage.record_heartbeat(trial)
+            if self._stop.wait(self.interval):
+                return
 
     def __enter__(self) -> Heartbeats:
         if hasattr(self.storage, "record_heartbeat") and self.storage.get_heartbeat_interval() is not None:
