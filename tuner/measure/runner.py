@@ -6,7 +6,7 @@ are played by the compiled arena (`bots.arena.play_pairings`) on the run's threa
 several shares per thread so that the threads end together; units with a program go through the text-protocol
 referee, spread over the run's processes. Games take microseconds, so a batch should hold many units: the tuner
 plays a whole generation's block of pairs in one call. Results never depend on the number of threads or
-processes: a game is a function of its seed and sides, and each share plays on its own copy of the seats.
+processes: a game is a function of its seed and sides, and each thread plays on its own copy of the seats.
 """
 from __future__ import annotations
 
