@@ -57,7 +57,6 @@ from optuna.storages.journal import BaseJournalBackend
 from engine.files import replaced_atomically
 from tuner.storage import snapshots
 from tuner.storage._optuna_compat import (
-    DURABLE_OPERATIONS,
     BaseJournalSnapshot,
     JournalOperation,
     journal_backend,
@@ -469,8 +468,7 @@ class CompactJournalFile(DurableRecords, BaseJournalBackend, BaseJournalSnapshot
         tail._inflater = None  # it has not seen these frames; made again from the window when needed
         self._unread.extend(texts)
         self._deflater_at = tail.number
-        if any(log.get("op_code") in DURABLE_OPERATIONS for log in logs):
-            self._durable(fd)
+        self._sync_if_durable(fd, logs)
 
     # Snapshots (tuner.storage.snapshots) ---------------------------------------------------------------------
     @property

@@ -135,7 +135,10 @@ class DurableRecords:
     _sync_later = 0
     _sync_owed = False
 
-    def _durable(self, fd: int) -> None:
+    def _sync_if_durable(self, fd: int, logs: list) -> None:
+        """After `logs` are written to `fd` (flushed): force the file to disk if one of them ends something."""
+        if not any(log.get("op_code") in DURABLE_OPERATIONS for log in logs):
+            return
         if self._sync_later:
             self._sync_owed = True
         else:
@@ -182,9 +185,8 @@ class TrialSyncedJournalFile(DurableRecords, JournalFileBackend):
                     raise DamagedJournal(f"{self._path} is not a usable Optuna journal file: its last line is cut "
                                          f"short (no newline at byte {size}); nothing more was written to it")
                 handle.write(data)
-                if any(log.get("op_code") in DURABLE_OPERATIONS for log in logs):
-                    handle.flush()
-                    self._durable(handle.fileno())
+                handle.flush()
+                self._sync_if_durable(handle.fileno(), logs)
         finally:
             self._file_lock.release()
 
