@@ -157,8 +157,6 @@ def build(trials: int, snapshots: Path) -> float:
             values = space.full(trial.params)
             rec = TrialRecord(values, t, {"heuristic": opponent}, pairs, config.pairs, config.seed, batch[0].number,
                               pruned=fate < len(STEPS), versions=key, date=now_iso())
-            if rec.pruned:
-                rec.estimated_against = batch[0].number
             t1 = time.perf_counter()
             for name, value in rec.to_attrs().items():
                 trial.set_user_attr(name, value)

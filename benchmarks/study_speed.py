@@ -5,12 +5,13 @@ on the study's own games, run one after the other with the same --jobs (the mach
 
 For each --jobs value: a fresh copy of the study runs for --timeout seconds (its own time budget replaced), then
 the engine plays the study's own mix of games with the same --jobs (threads): the tuned bot (its defaults)
-against every opponent of the pool (a `hall-of-fame:K` entry counts as K more copies of the tuned bot), with no
-study around it. A pool with slow opponents (`search:N`) is slower than heuristic self-play, so the study's share
-is taken against that mix; heuristic self-play (`tuner bench --bot heuristic`) is printed beside it. Prints the
-figures, the ratios, the study's trials and storage bytes per trial, and the ratio of games/s between the
---jobs values, beside the engine's. `--rounds N` repeats the sweep N times, alternating, and prints the medians
-(of the ratios within each round): a shared machine's second core comes and goes.
+against every opponent of the pool (a `hall-of-fame:K` entry counts as K more copies of the tuned bot), each on
+its share of the pairs (`opponent_shares`), with no study around it. A pool with slow opponents (`search:N`)
+is slower than heuristic self-play, so the study's share is taken against that mix; heuristic self-play (`tuner
+bench --bot heuristic`) is printed beside it. Prints the figures, the ratios, the study's trials and storage
+bytes per trial, and the ratio of games/s between the --jobs values, beside the engine's. `--rounds N` repeats
+the sweep N times, alternating, and prints the medians (of the ratios within each round): a shared machine's
+second core comes and goes.
 """
 from __future__ import annotations
 
@@ -59,26 +60,31 @@ def study_run(study: Path, jobs: int, timeout: float) -> dict:
 def pool_run(study: Path, jobs: int, pairs: int) -> dict:
     """The engine's games/s on the study's mix of games, played directly by the tuner's game runner."""
     from tuner.measure.runner import GameRunner
+    from tuner.search.race import met_positions
     from tuner.study.botnames import study_bot
     from tuner.study.file import HALL_OF_FAME, read_study_file
 
     config = read_study_file(study)
     tuned = study_bot(config, config.bot)
-    opponents = []
+    opponents, shares = [], []
     for name in config.opponents:
         if name.startswith(HALL_OF_FAME + ":"):
             opponents += [tuned] * int(name.split(":")[1])
+            shares += [config.opponent_shares.get(name, 1.0)] * int(name.split(":")[1])
         else:
             opponents.append(study_bot(config, name))
+            shares.append(config.opponent_shares.get(name, 1.0))
+    # As the race meets them: an opponent with a share below 1 on that share of the pairs.
+    position_of, opponent_of = np.nonzero(np.column_stack([met_positions(pairs, s) for s in shares]))
     runner = GameRunner(config.league, jobs)
     try:
         runner.warm_up()
         start = time.perf_counter()
-        runner.play(tuned, opponents, np.arange(1, pairs + 1))
+        runner.play_units([tuned], opponents, np.zeros(len(position_of), np.int64), opponent_of, position_of + 1)
         seconds = time.perf_counter() - start
     finally:
         runner.close()
-    games = 2 * pairs * len(opponents)
+    games = 2 * len(position_of)
     return {"games": games, "seconds": seconds, "games_per_s": games / seconds}
 
 

@@ -44,12 +44,19 @@ def referee_maps() -> list:
     return read_jsonl_gz(DATA / "referee" / "maps.jsonl.gz")
 
 
+def toml_value(value) -> str:
+    """A TOML value: JSON's, but a dict as an inline table."""
+    if isinstance(value, dict):
+        return "{ " + ", ".join(f"{json.dumps(k)} = {toml_value(v)}" for k, v in value.items()) + " }"
+    return json.dumps(value)
+
+
 def write_study(directory: Path, name: str = "tiny", **fields) -> Path:
     """A small study file in `directory` (TOML); `fields` override or add top-level fields; search= a dict."""
     values = {"name": name, "league": 3, "seed": 5, "trials": 6, "pairs": 30, "population": 4,
               "validation_pairs": 20, **fields}
     search = values.pop("search", None)
-    lines = [f"{key} = {json.dumps(value)}" for key, value in values.items() if value is not None]
+    lines = [f"{key} = {toml_value(value)}" for key, value in values.items() if value is not None]
     if search:
         lines.append("[search]")
         lines += [f"{key} = {json.dumps(value)}" for key, value in search.items()]

@@ -2,6 +2,7 @@
 blocks, who leads, who is dropped and when, the estimate of a dropped trial; the gauntlet's paired difference and
 its regression flag, on real games with a bot made worse on purpose."""
 import threading
+import time
 
 import numpy as np
 import pytest
@@ -10,7 +11,7 @@ from bots.names import parse_bot
 from tuner.measure.gauntlet import paired_difference, run_gauntlet
 from tuner.measure.runner import GameRunner, pair_points
 from tuner.measure.seeds import game_seeds
-from tuner.search.race import BELOW_BEST, Race, blocks
+from tuner.search.race import BELOW_BEST, Race, blocks, met_positions
 
 
 def test_a_pair_s_points_count_a_win_1_a_draw_half_a_loss_0():
@@ -25,6 +26,46 @@ def test_blocks_grow_and_cover_every_pair_once():
         covered = [p for start, stop in blocks(pairs, first, cap) for p in range(start, stop)]
         assert covered == list(range(pairs))
         assert all(stop - start <= cap for start, stop in blocks(pairs, first, cap) if cap)
+
+
+def test_an_opponent_met_on_a_share_of_the_pairs_is_met_evenly_from_the_first_pair():
+    assert np.flatnonzero(met_positions(12, 0.25)).tolist() == [0, 4, 8]
+    assert np.flatnonzero(met_positions(7, 0.5)).tolist() == [0, 2, 4, 6]
+    assert met_positions(9, 1.0).all()
+    for pairs, share in [(150, 0.2), (37, 0.3), (10, 0.1), (100, 1 / 3)]:
+        met = met_positions(pairs, share)
+        assert met[0] and all(met[:n].sum() == np.ceil(n * share - 1e-9) for n in range(pairs + 1))
+
+
+def test_an_opponent_met_on_fewer_pairs_weighs_as_much_in_the_score():
+    race = Race(2, 2, 20, 20, 0.1, shares=[1.0, 0.25])
+    assert race.met[:, 1].sum() == 5 and race.met[:, 0].all()
+    points = np.zeros((20, 2))
+    points[:, 0] = 1.0  # wins every pair against the first opponent, loses every one against the second
+    race.record(0, 0, 20, points)
+    assert race.mean(0) == pytest.approx(0.5)  # not 20 / 25: each opponent counts the same
+    other = points.copy()
+    other[:, 1] = 0.75  # and better against the second by 0.75 on its 5 pairs
+    other[~race.met[:, 1], 1] = 0.0  # what it scored where it did not play is never counted
+    race.record(1, 0, 20, other)
+    assert race.mean(1) == pytest.approx(0.875) and race.leader() == 1
+    assert race.score(race.points[0] - race.points[1]) == pytest.approx(-0.375)
+
+
+def test_the_race_scales_a_sparse_opponent_s_differences_to_its_weight_in_the_score():
+    """A little better against the dense opponent, worse by a quarter against the one met on a quarter of the
+    pairs: dropped, because those differences count 4 times in the test as in the score (unscaled, they would be
+    the smallest and the test would not find it worse)."""
+    race = Race(2, 2, 200, 40, 0.1, shares=[1.0, 0.25])
+    sparse = race.met[:40, 1]
+    assert sparse.sum() == 10
+    leader = np.full((40, 2), 0.5)
+    other = np.column_stack([np.where(np.arange(40) < 21, 1.0, 0.0), np.full(40, 0.25)])
+    race.record(0, 0, 40, leader)
+    race.record(1, 0, 40, other)
+    assert race.mean(1) == pytest.approx((0.525 + 0.25) / 2)
+    assert race.check() == [1] and race.standings[1].p_value < 0.05
+    assert race.value(1) < race.value(0)
 
 
 def play(race: Race, strengths: list, rng) -> None:
@@ -169,3 +210,34 @@ def test_the_thread_pool_runs_its_tasks_at_once_and_gives_their_results_in_order
     finally:
         pool.close()
     assert ThreadPool(1).map(lambda i: -i, [(1,), (2,)]) == [-1, -2]
+
+
+def test_the_calling_thread_works_while_the_threads_play_and_waits_for_them_even_when_its_work_fails():
+    from tuner.measure.pool import ThreadPool
+
+    started = threading.Barrier(2, timeout=10)
+    ended = []
+
+    def task(i):
+        if i == 0:
+            started.wait()  # passes only once the calling thread runs `meanwhile`
+        time.sleep(0.2)
+        ended.append(i)
+        return i
+
+    def meanwhile():
+        started.wait()
+        raise OSError("a storage write failed")
+
+    pool = ThreadPool(2)
+    try:
+        with pytest.raises(OSError):
+            pool.map(task, [(i,) for i in range(3)], meanwhile)
+        assert sorted(ended) == [0, 1, 2]  # every task had ended when the error came out
+        done = []
+        assert pool.map(task, [(5,), (6,)], lambda: done.append(len(ended))) == [5, 6] and done == [3]
+    finally:
+        pool.close()
+    order = []
+    assert ThreadPool(1).map(lambda i: order.append(i) or i, [(1,)], lambda: order.append("first")) == [1]
+    assert order == ["first", 1]

@@ -73,6 +73,12 @@ def tune_error(capsys, path: Path) -> str:
     ({"grace_period": "60"}, "grace_period", "integer > heartbeat_interval"),
     ({"heartbeat_interval": 30, "grace_period": 30}, "grace_period", "integer > heartbeat_interval (30)"),
     ({"search": {"grow_horizon": "wide"}}, "search.grow_horizon", "int in [0, 6]"),
+    ({"opponent_shares": {"search:4": 0.2}}, "opponent_shares.search:4", "not an entry of 'opponents' (heuristic)"),
+    ({"opponents": ["heuristic", "greedy"], "opponent_shares": {"greedy": 0}}, "opponent_shares.greedy",
+     "a number in (0, 1], got 0"),
+    ({"opponent_shares": {"heuristic": 1.5}}, "opponent_shares.heuristic", "a number in (0, 1]"),
+    ({"opponent_shares": {"heuristic": "half"}}, "opponent_shares.heuristic", "a number in (0, 1]"),
+    ({"opponent_shares": ["heuristic"]}, "opponent_shares", "a table of pool entry = a number in (0, 1]"),
 ])
 def test_each_mistake_is_one_line_naming_file_field_and_allowed_values(tmp_path, capsys, fields, field, allowed):
     path = write_study(tmp_path, **fields)

@@ -6,6 +6,7 @@ import subprocess
 import sys
 import time
 
+import numpy as np
 import pytest
 from optuna.trial import TrialState
 
@@ -13,6 +14,7 @@ from bots.heuristic.schema import SCHEMA
 from tests.conftest import ROOT, load_study, run_tuner, write_study
 from tuner.search.race import blocks
 from tuner.study.file import read_study_file
+from tuner.study.ranking import race_best
 from tuner.study.records import TrialRecord
 
 FINISHED = (TrialState.COMPLETE, TrialState.PRUNED)
@@ -83,9 +85,9 @@ def test_the_race_drops_worse_trials_and_their_estimate_stays_below_their_race_s
     for t in pruned:
         r = TrialRecord.from_trial(t)
         assert r.pruned and r.pairs_played < 60 and max(t.intermediate_values) == 60
-        best = by_number[r.estimated_against]  # the race's best survivor, from the same batch
-        assert best.state == TrialState.COMPLETE and TrialRecord.from_trial(best).order == r.order
-        assert t.intermediate_values[60] < best.value
+        best = race_best(study.trials, r.order)  # the race's best survivor, from the same batch
+        assert best.state == TrialState.COMPLETE and best.number in by_number and r.order <= t.number
+        assert TrialRecord.from_trial(best).order == r.order and t.intermediate_values[60] < best.value
 
 
 def test_resume_continues_the_trial_count_and_checks_the_settings(tmp_path):
@@ -105,20 +107,72 @@ def test_resume_continues_the_trial_count_and_checks_the_settings(tmp_path):
     assert len(load_study(path).trials) == 7
 
 
-def test_the_same_study_file_gives_the_same_trials_whatever_the_number_of_processes(tmp_path):
-    fields = dict(trials=6, pairs=200, opponents=["heuristic", "greedy"])
+def test_a_study_from_before_opponent_shares_resumes_and_a_share_is_a_search_setting(tmp_path):
+    path = write_study(tmp_path, trials=3, opponents=["heuristic", "greedy"], validation_pairs=0)
+    tune(path, "--trials", "1")
+    study = load_study(path)
+    settings = dict(study.user_attrs["search_settings"])
+    del settings["opponent_shares"]  # as recorded by a version without the field
+    study.set_user_attr("search_settings", settings)
+    tune(path)
+    assert len(load_study(path).trials) == 3
+    path.write_text(path.read_text() + 'opponent_shares = { "greedy" = 0.5 }\n')
+    result = run_tuner("tune", str(path), "--trials", "1")
+    assert result.returncode == 2 and "field 'opponent_shares'" in result.stderr and "0.5" in result.stderr
+    assert len(load_study(path).trials) == 3
+
+
+def test_the_same_study_file_gives_the_same_trials_whatever_the_number_of_threads(tmp_path):
+    """With two threads the dropped trials' records are written while the next block plays, with one before it:
+    the same records, values and reports."""
+    fields = dict(trials=9, pairs=200, population=8, opponents=["heuristic", "greedy", "search:2"],
+                  opponent_shares={"search:2": 0.25}, pruner_startup_pairs=10, validation_pairs=0)
     (tmp_path / "a").mkdir()
     (tmp_path / "b").mkdir()
     one = write_study(tmp_path / "a", **fields)
     two = write_study(tmp_path / "b", **fields)
     tune(one)
-    tune(two, "--jobs", "2")  # 800 games a trial: split between two processes
+    tune(two, "--jobs", "2")
 
     def outline(path):
-        return [(t.number, t.params, t.value, t.user_attrs["result"]["games"], t.user_attrs["pruned"],
-                 t.intermediate_values) for t in load_study(path).trials]
+        return [(t.number, t.state, t.params, t.value, t.intermediate_values,
+                 {k: v for k, v in t.user_attrs.items() if k not in ("result", "worker")},
+                 {k: v for k, v in t.user_attrs["result"].items() if k != "date"}) for t in load_study(path).trials]
 
     assert outline(one) == outline(two)
+    assert {t.state for t in load_study(one).trials} == {TrialState.COMPLETE, TrialState.PRUNED}
+
+
+def test_an_opponent_met_on_a_share_of_the_pairs_plays_that_share_and_weighs_as_much(tmp_path):
+    path = write_study(tmp_path, trials=5, pairs=40, population=4, opponents=["heuristic", "search:2"],
+                       opponent_shares={"search:2": 0.25}, pruner_startup_pairs=20)
+    tune(path)
+    complete = 0
+    for t in load_study(path).trials:
+        r = TrialRecord.from_trial(t)
+        played = r.pairs_played
+        assert r.opponents["heuristic"].games == 2 * played
+        assert r.opponents["search:2"].games == 2 * int(np.ceil(played / 4)) and r.tally.games == 2 * played + \
+            r.opponents["search:2"].games
+        mean = (r.opponents["heuristic"].win_rate + r.opponents["search:2"].win_rate) / 2
+        assert t.user_attrs["win_rate"] == pytest.approx(mean, abs=1e-6)
+        if t.state == TrialState.COMPLETE:
+            complete += 1
+            assert t.value == pytest.approx(mean) and r.tally.win_rate_ci[0] < mean < r.tally.win_rate_ci[1]
+    assert complete >= 1
+
+
+def test_a_second_ctrl_c_cuts_the_games_but_never_a_storage_write_among_them():
+    from tuner.search.interrupt import StopFlag
+
+    flag = StopFlag(notify=lambda _: None)
+    flag._handle(signal.SIGINT, None)  # the first asks to stop
+    with flag.interruptible():
+        with flag.uninterruptible():  # the last block's records, written while the next block plays
+            flag._handle(signal.SIGINT, None)
+        with pytest.raises(KeyboardInterrupt):
+            flag._handle(signal.SIGINT, None)
+    flag._handle(signal.SIGINT, None)
 
 
 @pytest.mark.parametrize("jobs", ["1", "2"])

@@ -82,13 +82,23 @@ class ThreadPool:
         self.jobs = max(1, int(jobs))
         self._executor: Optional[ThreadPoolExecutor] = None
 
-    def map(self, function: Callable, tasks: Sequence[tuple]) -> list:
-        """`[function(*task) for task in tasks]`, the tasks taken in order by whichever thread is free."""
+    def map(self, function: Callable, tasks: Sequence[tuple], meanwhile: Optional[Callable] = None) -> list:
+        """`[function(*task) for task in tasks]`, the tasks taken in order by whichever thread is free. The calling
+        thread runs `meanwhile()` while the threads play (with one thread, before the tasks), then waits for them,
+        also when `meanwhile` raises."""
         if self.jobs == 1 or len(tasks) <= 1:
+            if meanwhile is not None:
+                meanwhile()
             return [function(*task) for task in tasks]
         if self._executor is None:
             self._executor = ThreadPoolExecutor(self.jobs, thread_name_prefix="games")
-        return list(self._executor.map(lambda task: function(*task), tasks))
+        futures = [self._executor.submit(function, *task) for task in tasks]
+        try:
+            if meanwhile is not None:
+                meanwhile()
+        finally:
+            results = [future.result() for future in futures]
+        return results
 
     def close(self) -> None:
         if self._executor is not None:

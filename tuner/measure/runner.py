@@ -11,7 +11,9 @@ processes: a game is a function of its seed and sides, and each thread plays on 
 from __future__ import annotations
 
 import queue
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Optional
 
 import numpy as np
 
@@ -103,8 +105,11 @@ class GameRunner:
         """Compile (or load from the cache) the arena before the first games are timed."""
         _warm(self.league)
 
-    def play_units(self, candidates: list, opponents: list, candidate_of, opponent_of, seeds) -> UnitResults:
-        """Play each unit u: candidates[candidate_of[u]] against opponents[opponent_of[u]] on seeds[u], twice."""
+    def play_units(self, candidates: list, opponents: list, candidate_of, opponent_of, seeds,
+                   meanwhile: Optional[Callable] = None) -> UnitResults:
+        """Play each unit u: candidates[candidate_of[u]] against opponents[opponent_of[u]] on seeds[u], twice.
+        `meanwhile()` runs in the calling thread while the threads play the compiled games (with one thread or
+        none of them, before the games): work that need not wait for the games, such as storage writes."""
         candidate_of = np.asarray(candidate_of, dtype=np.int64)
         opponent_of = np.asarray(opponent_of, dtype=np.int64)
         seeds = np.asarray(seeds, dtype=np.int64)
@@ -136,10 +141,14 @@ class GameRunner:
             for share in shares:
                 games = np.column_stack([2 * share, 2 * share + 1]).ravel()  # a unit's two games stay together
                 engine_tasks.append((free_seats, game_seeds[games], first[games], second[games], self.league))
-            for share, result in zip(shares, self.threads.map(_engine_share, engine_tasks)):
+            played = self.threads.map(_engine_share, engine_tasks, meanwhile)
+            meanwhile = None
+            for share, result in zip(shares, played):
                 pairs = result.reshape(-1, 2)  # each game's margin from its player 0's side
                 margins[engine_units[share], 0] = pairs[:, 0]
                 margins[engine_units[share], 1] = -pairs[:, 1]
+        if meanwhile is not None:
+            meanwhile()
         referee_units = np.flatnonzero(~in_engine)
         if len(referee_units):
             units = [(int(u), candidates[candidate_of[u]], opponents[opponent_of[u]], int(seeds[u]))

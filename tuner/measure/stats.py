@@ -82,3 +82,17 @@ def tally(margins) -> Tally:
         half = float("inf")
     return Tally(games, wins, draws, games - wins - draws, rate, (low, high), elo_difference(rate, games),
                  (elo_difference(low, games), elo_difference(high, games)), mean, (mean - half, mean + half))
+
+
+def opponent_mean(pooled: Tally, per_opponent: list) -> Tally:
+    """`pooled` (every game counted once) with its win rate replaced by the mean over opponents of the win rate
+    against each, for results where opponents were met on different numbers of games: each opponent weighs the
+    same. Its interval is the normal one of a mean of independent rates (sum of p(1 - p) / games over m^2)."""
+    rates = np.array([t.win_rate for t in per_opponent])
+    games = np.array([max(1, t.games) for t in per_opponent])
+    rate = float(rates.mean())
+    half = Z95 * math.sqrt(float(np.sum(rates * (1 - rates) / games))) / len(rates)
+    low, high = max(0.0, rate - half), min(1.0, rate + half)
+    n = pooled.games
+    return Tally(n, pooled.wins, pooled.draws, pooled.losses, rate, (low, high), elo_difference(rate, n),
+                 (elo_difference(low, n), elo_difference(high, n)), pooled.mean_margin, pooled.margin_ci)

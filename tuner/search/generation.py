@@ -3,11 +3,13 @@
 The worker asks Optuna for a batch (a CMA-ES population, or its share of one), then plays it as a race
 (`tuner.search.race`): every trial of the batch meets every opponent on the same seed pairs, in an order
 shuffled per batch (from the study's seed and the batch's first trial number: every batch starts on other
-pairs); each block of pairs is one call to the game runner for all the batch's surviving trials, split over
-the `--jobs` processes. After each block every surviving trial reports its win rate so far (step = seed pairs
-played): a few intermediate values per trial, not one per pair.
+pairs; an opponent with a share below 1 on that share of them); each block of pairs is one call to the game
+runner for all the batch's surviving trials, split over the `--jobs` threads. After each block every surviving
+trial reports its score so far (step = seed pairs played): a few intermediate values per trial, not one per
+pair. Those reports and the records of the trials a block dropped are written while the next block plays: the
+storage's work overlaps the games (with one thread, it comes before them).
 
-At the end each trial is told: a trial that played every pair is COMPLETE with its win rate; a trial the race
+At the end each trial is told: a trial that played every pair is COMPLETE with its score; a trial the race
 dropped is PRUNED, its last intermediate value (at step `pairs`) the race's estimate of its full result, which
 CMA-ES ranks it by in its generation (`consider_pruned_trials`). optuna-dashboard shows dropped trials as
 PRUNED, apart from the fully played ones: its history, importances and parallel coordinates use COMPLETE trials
@@ -16,6 +18,7 @@ win rate per pool entry.
 """
 from __future__ import annotations
 
+import functools
 import os
 import socket
 from collections.abc import Callable
@@ -30,7 +33,7 @@ from bots.paramfile import now_iso
 from tuner.errors import UserError
 from tuner.measure.runner import GameRunner, pair_points
 from tuner.measure.seeds import MASK64
-from tuner.measure.stats import tally
+from tuner.measure.stats import opponent_mean, tally
 from tuner.search.interrupt import StopFlag
 from tuner.search.pool import Opponent, OpponentPool
 from tuner.search.race import Race
@@ -102,50 +105,71 @@ class BatchPlayer:
         multi = config.multi_objective
         race = Race(len(trials), len(opponents), config.pairs, config.pruner_startup_pairs, config.pruner_p,
                     pruning=config.pruner == "wilcoxon" and not multi,
-                    max_block=max(1, MAX_BLOCK_GAMES // (2 * len(trials) * len(opponents))))
+                    max_block=max(1, MAX_BLOCK_GAMES // (2 * len(trials) * len(opponents))),
+                    shares=[config.opponent_shares.get(o.entry, 1.0) for o in opponents])
         margins = np.zeros((len(trials), config.pairs, len(opponents), 2), dtype=np.int64)
         lost: list = [[] for _ in trials]
+        records: dict = {}  # candidate -> its TrialRecord, made when it is dropped or the race ends
+        writes: list = []  # storage writes that need not wait: done while the next block's games play
+
+        def write_pending() -> None:
+            with self.stop.uninterruptible():  # a second Ctrl-C never cuts a storage write
+                while writes:
+                    writes.pop(0)()
+
         for start, stop in race.blocks:
             alive = race.alive
             with self.stop.interruptible():
-                self._play_block(bots, opponents, alive, order, start, stop, margins, lost)
+                self._play_block(bots, opponents, alive, order, race.met, start, stop, margins, lost, write_pending)
+            write_pending()
             for c in alive:
                 race.record(c, start, stop, pair_points(margins[c, start:stop]))
                 if not multi:
-                    trials[c].report(race.mean(c), stop)
+                    writes.append(functools.partial(trials[c].report, race.mean(c), stop))
             self.stop.check()
-            race.check()
-        return self._tell(study, trials, params, opponents, race, margins, lost, order)
+            for c in race.check():
+                records[c] = self._record(params[c], margins[c, :stop], race.met[:stop], opponents, stop, lost[c],
+                                          order, trials[0].number, pruned=True)
+                writes.append(functools.partial(self._write_record, trials[c], records[c]))
+        write_pending()
+        return self._tell(study, trials, params, opponents, race, margins, lost, order, records)
 
-    def _play_block(self, bots, opponents, alive, order, start, stop, margins, lost) -> None:
-        positions = order[start:stop]
-        n_opp, n_pos = len(opponents), len(positions)
-        candidate_of = np.repeat(np.arange(len(alive)), n_opp * n_pos)
-        opponent_of = np.tile(np.repeat(np.arange(n_opp), n_pos), len(alive))
-        seeds = np.tile(np.tile(self.seeds[positions], n_opp), len(alive))
+    def _play_block(self, bots, opponents, alive, order, met, start, stop, margins, lost, meanwhile) -> None:
+        """Every surviving candidate against every opponent on the block's pair positions where it is met."""
+        position_of, opponent_of = np.nonzero(met[start:stop])  # the block's units of one candidate
+        position_of += start
+        n = len(position_of)
+        candidate_of = np.repeat(np.arange(len(alive)), n)
+        seeds = np.tile(self.seeds[order[position_of]], len(alive))
         played = self.runner.play_units([bots[c] for c in alive], [o.bot for o in opponents], candidate_of,
-                                        opponent_of, seeds)
-        block = played.margins.reshape(len(alive), n_opp, n_pos, 2)
+                                        np.tile(opponent_of, len(alive)), seeds, meanwhile)
+        block = played.margins.reshape(len(alive), n, 2)
         for i, c in enumerate(alive):
-            margins[c, start:stop] = block[i].transpose(1, 0, 2)
-        per_unit = n_opp * n_pos
+            margins[c, position_of, opponent_of] = block[i]
         for d in played.disqualifications:
-            c, rest = divmod(d.unit, per_unit)
-            lost[alive[c]].append((opponents[rest // n_pos].name, d))
+            c, unit = divmod(d.unit, n)
+            lost[alive[c]].append((opponents[opponent_of[unit]].name, d))
 
-    def _tell(self, study, trials, params, opponents, race: Race, margins, lost, order) -> list:
+    @staticmethod
+    def _write_record(trial, record: TrialRecord) -> None:
+        """A finished trial's record in its user attributes, and why it failed if it did."""
+        for key, value in record.to_attrs().items():
+            trial.set_user_attr(key, value)
+        failure = program_failure(record)
+        if failure is not None:
+            trial.set_user_attr("failure", failure)
+
+    def _tell(self, study, trials, params, opponents, race: Race, margins, lost, order, dropped: dict) -> list:
+        """The survivors' records written, and every trial of the batch told (the dropped ones' records were
+        written while the games went on)."""
         config = self.config
         multi = config.multi_objective
         records, values = [], []
         for c in range(len(trials)):
-            standing = race.standings[c]
-            record = self._record(params[c], margins[c, :standing.pairs_played], opponents, standing.pairs_played,
-                                  lost[c], order, trials[0].number)
-            record.pruned = not standing.alive
-            if record.pruned:
-                record.estimated_against = trials[race.best_survivor()].number
+            record = dropped.get(c) or self._record(params[c], margins[c], race.met, opponents, config.pairs,
+                                                    lost[c], order, trials[0].number)
             records.append(record)
-            values.append(record.win_rate if multi or not record.pruned else race.value(c))
+            values.append(record.win_rate if multi else race.value(c))
         # A new best trial gets its exported bot as an artifact while it runs (artifacts attach to running trials).
         incumbent = self._incumbent(study)
         survivors = [c for c, r in enumerate(records) if not r.pruned]
@@ -155,11 +179,10 @@ class BatchPlayer:
             self.on_new_best(trials[best], params[best], records[best])
         outcomes, failures = [], []
         for c, (trial, record) in enumerate(zip(trials, records)):
-            for key, value in record.to_attrs().items():
-                trial.set_user_attr(key, value)
+            if c not in dropped:
+                self._write_record(trial, record)
             failure = program_failure(record)
             if failure is not None:
-                trial.set_user_attr("failure", failure)
                 tell(study, trial, state=TrialState.FAIL)
                 failures.append(f"trial {trial.number}: {failure}")
                 self.notify(failures[-1])
@@ -184,19 +207,23 @@ class BatchPlayer:
                                self.config.multi_objective)
         return trial_rank_value(ranked[0], self.config.multi_objective) if ranked else None
 
-    def _record(self, values: dict, margins: np.ndarray, opponents: list, played: int, lost: list, order,
-                first_trial: int) -> TrialRecord:
-        """margins: (played, opponents, 2)."""
-        results = {}
+    def _record(self, values: dict, margins: np.ndarray, met: np.ndarray, opponents: list, played: int, lost: list,
+                order, first_trial: int, pruned: bool = False) -> TrialRecord:
+        """margins: (played, opponents, 2); met: (played, opponents), the units played."""
+        results, tallies = {}, []
         for o, opponent in enumerate(opponents):
-            t = tally(margins[:, o])
+            t = tally(margins[met[:, o], o])
+            tallies.append(t)
             mine = [d for name, d in lost if name == opponent.name and d.candidate]
             theirs = [d for name, d in lost if name == opponent.name and not d.candidate]
             first = (mine or theirs)[0].to_json() if (mine or theirs) else None
             results[opponent.name] = OpponentResult(opponent.entry, t.games, t.wins, t.draws, t.losses,
                                                     len(mine), len(theirs), first)
-        return TrialRecord(values, tally(margins), results, played, self.config.pairs,
-                           self.config.seed, first_trial, versions=self.versions_key, date=now_iso())
+        overall = tally(margins[met])
+        if not met.all():  # opponents met on fewer pairs weigh the same as the others
+            overall = opponent_mean(overall, tallies)
+        return TrialRecord(values, overall, results, played, self.config.pairs,
+                           self.config.seed, first_trial, pruned, versions=self.versions_key, date=now_iso())
 
 
 __all__ = ["BatchPlayer", "Opponent", "TrialOutcome", "race_order"]

@@ -48,6 +48,15 @@ class StopFlag:
         finally:
             self._interruptible = False
 
+    @contextmanager
+    def uninterruptible(self):
+        """A section inside an interruptible one that a second signal must not cut (storage writes)."""
+        was, self._interruptible = self._interruptible, False
+        try:
+            yield
+        finally:
+            self._interruptible = was
+
     def check(self) -> None:
         if self.requested:
             raise Interrupted()

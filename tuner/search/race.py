@@ -9,8 +9,14 @@ than the leader (the survivor of highest mean) with p < `p_threshold` (zero diff
 WilcoxonPruner does); the leader always plays on. Blocks grow (the first `first_block` pairs, then about 1.5x
 more at each check), so a clearly bad candidate costs a few games and a close one is compared on many.
 
+A slow opponent may be met on a share of the pairs only (`shares`: 0.2 meets it on every fifth pair position,
+starting with the first), which leaves time for more trials: a candidate's score still weighs every opponent
+the same, the mean over opponents of its points against each (with every share 1, the mean over all units).
+For the test each paired difference is scaled by the inverse of its opponent's share, so that the differences'
+sum is the score's difference; the leader and "behind" are judged by the score.
+
 A dropped candidate's value is an estimate of what it would have scored over every pair: the best survivor's
-full result plus their mean paired difference on the pairs the dropped candidate played, kept below the best
+full result plus their score's difference on the pairs the dropped candidate played, kept below the best
 survivor's (it was found worse). Survivors' values are their full results.
 """
 from __future__ import annotations
@@ -49,18 +55,46 @@ class Standing:
     p_value: Optional[float] = None
 
 
+def met_positions(pairs: int, share: float) -> np.ndarray:
+    """Which of the race's pair positions an opponent met on `share` of them is played on: evenly spread, the
+    first position always, ceil(n * share) of the first n."""
+    if share >= 1:
+        return np.ones(pairs, dtype=bool)
+    met_by = np.ceil(np.arange(pairs + 1) * share - 1e-9)  # positions met among the first n
+    return np.diff(met_by) > 0
+
+
 class Race:
     def __init__(self, candidates: int, units_per_pair: int, pairs: int, first_block: int, p_threshold: float,
-                 pruning: bool = True, max_block: int = 0):
+                 pruning: bool = True, max_block: int = 0, shares=None):
         self.candidates = candidates
         self.units_per_pair = units_per_pair  # opponents met on each pair
         self.pairs = pairs
         self.blocks = blocks(pairs, first_block, max_block)
         self.p_threshold = p_threshold
         self.pruning = pruning
+        shares = np.ones(units_per_pair) if shares is None else np.asarray(shares, dtype=float)
+        # met[pair, opponent]: the units played (every one unless an opponent has a share below 1).
+        self.met = np.column_stack([met_positions(pairs, s) for s in shares]) if units_per_pair \
+            else np.ones((pairs, 0), dtype=bool)
         # points[c, pair, opponent]: the pair's points (0, 1/4, ..., 1) of candidate c; NaN until played.
         self.points = np.full((candidates, pairs, units_per_pair), np.nan)
         self.standings = [Standing() for _ in range(candidates)]
+        self._means: dict = {}  # candidate -> its score so far, until it records more
+
+    def weights(self, played: int) -> np.ndarray:
+        """Per opponent, the weight of each of its units among the first `played` pairs that makes every opponent
+        count the same: played / units met (exactly 1 for an opponent met on every pair)."""
+        return played / np.maximum(1, self.met[:played].sum(axis=0))
+
+    def score(self, points: np.ndarray) -> float:
+        """The mean over opponents of the mean points against each, of points (played, opponents) (NaN where not
+        met): with every opponent met on every pair, the plain mean."""
+        played = len(points)
+        if not played:
+            return 0.0
+        weighted = np.where(self.met[:played], points * self.weights(played), 0.0)
+        return float(np.sum(weighted) / (played * self.units_per_pair))
 
     @property
     def alive(self) -> list[int]:
@@ -68,12 +102,15 @@ class Race:
 
     def record(self, candidate: int, start: int, stop: int, points: np.ndarray) -> None:
         """Points (stop - start, units_per_pair) of a candidate on pair positions [start, stop)."""
-        self.points[candidate, start:stop] = points
+        self.points[candidate, start:stop] = np.where(self.met[start:stop], points, np.nan)
         self.standings[candidate].pairs_played = stop
+        self._means.pop(candidate, None)
 
     def mean(self, candidate: int) -> float:
-        played = self.standings[candidate].pairs_played
-        return float(np.mean(self.points[candidate, :played])) if played else 0.0
+        """The candidate's score on the pairs it played."""
+        if candidate not in self._means:
+            self._means[candidate] = self.score(self.points[candidate, :self.standings[candidate].pairs_played])
+        return self._means[candidate]
 
     def leader(self) -> int:
         """The survivor of highest mean so far (the earliest on a tie)."""
@@ -89,8 +126,9 @@ class Race:
         if played >= self.pairs:
             return []
         others = [c for c in self.alive if c != leader]
-        diffs = (self.points[others, :played] - self.points[leader, :played]).reshape(len(others), -1)
-        behind = (diffs.mean(axis=1) < 0) & diffs.any(axis=1)
+        scaled = (self.points[others, :played] - self.points[leader, :played]) * self.weights(played)
+        diffs = scaled[:, self.met[:played]]  # (others, units met): each row sums to its score's difference x units
+        behind = (diffs.sum(axis=1) < 0) & diffs.any(axis=1)
         if not behind.any():
             return []
         # One call for every candidate behind the leader: each row is tested on its own (scipy's axis), the same
@@ -112,6 +150,6 @@ class Race:
             return self.mean(candidate)
         best = self.best_survivor()
         played = self.standings[candidate].pairs_played
-        difference = float(np.mean(self.points[candidate, :played] - self.points[best, :played]))
+        difference = self.score(self.points[candidate, :played] - self.points[best, :played])
         estimate = self.mean(best) + difference
         return float(min(max(estimate, 0.0), self.mean(best) - BELOW_BEST))

@@ -42,7 +42,7 @@ from tuner.storage import Heartbeat, describe_storage, open_artifact_store, open
 from tuner.study.botnames import study_bot
 from tuner.study.bots import best_trial, trial_params
 from tuner.study.export import export_header, origin_lines, shown_storage
-from tuner.study.file import StudyConfig
+from tuner.study.file import SETTING_BEFORE_IT_EXISTED, StudyConfig
 from tuner.study.records import TrialRecord
 from tuner.study.space import SearchSpace
 from tuner.study.tunable import tuned_bot
@@ -95,7 +95,7 @@ def _check_resume(config: StudyConfig, study, space) -> None:
     recorded = attrs["search_settings"]
     current = config.search_settings()
     for key in current:
-        if recorded.get(key) != current[key]:
+        if recorded.get(key, SETTING_BEFORE_IT_EXISTED.get(key)) != current[key]:
             raise UserError(f"{config.path}: field {key!r} is {json.dumps(current[key])} but study {config.name!r} "
                             f"was created with {json.dumps(recorded.get(key))}; a study resumes only with the same "
                             f"search settings (restore the field, or change 'name' to start a new study)")

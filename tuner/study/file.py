@@ -58,7 +58,9 @@ SAMPLERS = ("cmaes", "tpe", "random", "nsga2")
 
 # The settings that decide what a trial is: a study resumes only if they are unchanged.
 SEARCH_SETTINGS = ("bot", "parameters", "league", "seed", "sampler", "population", "sigma", "pairs", "opponents",
-                   "objectives", "pruner", "pruner_p", "pruner_startup_pairs", "search")
+                   "opponent_shares", "objectives", "pruner", "pruner_p", "pruner_startup_pairs", "search")
+# The value of a setting that studies created before it existed were run with.
+SETTING_BEFORE_IT_EXISTED: dict[str, Any] = {"opponent_shares": {}}
 
 
 class StudyFileError(UserError):
@@ -162,6 +164,11 @@ class StudyFile(BaseModel):
         "list of bot names", "opponent pool: bot names (`heuristic`, `greedy`, `heuristic:FILE.json`, "
         "`study:OTHER.toml`, ...) and `hall-of-fame:K`, the K best earlier trials of this study",
         allowed="a non-empty list of bot names and hall-of-fame:K"))
+    opponent_shares: dict[str, float] = Field({}, **_info(
+        "table", "`\"ENTRY\" = share` meets a pool entry on that share of the seed pairs only (evenly spread, in "
+        "(0, 1]; default 1): a slow opponent (`search:N`) met on fewer pairs leaves time for more trials, and a "
+        "trial's score still weighs every opponent the same (README, \"Slow opponents\")",
+        allowed="a table of pool entry = a number in (0, 1]"))
     objectives: Optional[Literal["mean", "per-opponent"]] = Field(None, **_info(
         "string", "`mean`: one objective, the win rate over all opponents; `per-opponent`: a win rate per pool entry "
         "(tpe, random, nsga2). Default: `per-opponent` with nsga2, else `mean`", allowed="one of mean, per-opponent"))
@@ -257,6 +264,22 @@ class StudyFile(BaseModel):
             if entry in out:
                 raise FieldProblem(f"{entry!r} is listed twice")
             out.append(entry)
+        return out
+
+    @field_validator("opponent_shares", mode="before")
+    @classmethod
+    def _shares(cls, value, info: ValidationInfo):
+        if not isinstance(value, dict):
+            raise FieldProblem(f"must be a table of pool entry = a number in (0, 1], got {_show(value)}")
+        pool = info.data.get("opponents")
+        out = {}
+        for entry, share in value.items():
+            where = f"opponent_shares.{entry}"
+            if pool is not None and entry not in pool:
+                raise FieldProblem(f"{entry!r} is not an entry of 'opponents' ({', '.join(pool)})", where)
+            if isinstance(share, bool) or not isinstance(share, (int, float)) or not 0 < share <= 1:
+                raise FieldProblem(f"must be a number in (0, 1], got {_show(share)}", where)
+            out[entry] = float(share)
         return out
 
     @field_validator("search", mode="before")

@@ -23,3 +23,11 @@ def fully_played(trial) -> bool:
 def ranked_trials(trials, multi_objective: bool) -> list:
     """The fully played trials among `trials`, best first (the earlier trial first on a tie)."""
     return sorted(filter(fully_played, trials), key=lambda t: (-trial_rank_value(t, multi_objective), t.number))
+
+
+def race_best(trials, order: int):
+    """The best fully played trial of the race whose trials have `order` in their record (its first trial): a
+    dropped trial's estimate is relative to its result. None if the race has none (a study of one objective)."""
+    raced = [t for t in trials if t.user_attrs.get("result", {}).get("seeds", {}).get("order") == order]
+    ranked = ranked_trials(raced, False)
+    return ranked[0] if ranked else None

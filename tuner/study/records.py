@@ -3,14 +3,16 @@ report, the export and the dashboard text.
 
 A trial's user attributes hold:
   `worker`      host:pid of the process that runs it (set when it starts, so a running trial names its worker)
-  `win_rate`    its win rate over all its games (draws count 1/2): what the dashboard lists and filters on
+  `win_rate`    its win rate over all its games (draws count 1/2): what the dashboard lists and filters on;
+                with `opponent_shares`, the mean over opponents of its win rate against each (its score)
   `pruned`      true for a trial the race dropped before it played every seed pair (its value is an estimate)
   `bot_params`  its full parameter set (the study file's fixed parameters included), to rebuild its bot
   `result`      everything else, in one attribute: games, wins, draws, losses, the win rate's 95% interval,
                 the Elo difference and its interval, the mean score margin, the seed pairs it played, its
                 results per opponent, its disqualifications (programs), the pairs' seeds as a reference to the
-                study's `search_seeds`, the estimate's reference trial, the versions' key in the study's
-                `versions`, the date
+                study's `search_seeds` (with `order`, the first trial of its race), the versions' key in the
+                study's `versions`, the date. A dropped trial's estimate is relative to the best fully played
+                trial of its race (`race_best`)
   `baseline`    true for trial 0 (the defaults), `interrupted` for a trial stopped by Ctrl-C
 """
 from __future__ import annotations
@@ -70,7 +72,6 @@ class TrialRecord:
     pruned: bool = False
     versions: str = ""  # the key of the versions it ran with, in the study's user attribute `versions`
     date: str = ""
-    estimated_against: Optional[int] = None  # a pruned trial's estimate is relative to this trial's result
     extra: dict = field(default_factory=dict)
 
     @property
@@ -98,8 +99,6 @@ class TrialRecord:
                       "order": self.order},
             "versions": self.versions, "date": self.date, **self.extra,
         }
-        if self.estimated_against is not None:
-            result["estimated_against_trial"] = self.estimated_against
         return {"win_rate": round(t.win_rate, 6), "pruned": self.pruned, "bot_params": self.bot_params,
                 RESULT: result}
 
@@ -113,12 +112,12 @@ class TrialRecord:
         tally = Tally(r["games"], r["wins"], r["draws"], r["losses"], attrs["win_rate"], tuple(r["win_rate_ci"]),
                       r["elo"], tuple(r["elo_ci"]), r["mean_margin"], tuple(r.get("margin_ci", (0.0, 0.0))))
         known = {"games", "wins", "draws", "losses", "win_rate_ci", "elo", "elo_ci", "mean_margin", "margin_ci",
-                 "pairs_played", "opponents", "seeds", "versions", "date", "estimated_against_trial"}
+                 "pairs_played", "opponents", "seeds", "versions", "date"}
         return cls(attrs["bot_params"], tally,
                    {name: OpponentResult.from_json(o) for name, o in r["opponents"].items()},
                    r["pairs_played"], r["seeds"]["pairs"], r["seeds"]["seed"], r["seeds"].get("order", 0),
                    bool(attrs.get("pruned", False)), r.get("versions", ""), r.get("date", ""),
-                   r.get("estimated_against_trial"), {k: v for k, v in r.items() if k not in known})
+                   {k: v for k, v in r.items() if k not in known})
 
     def summary(self) -> dict:
         """A flat view for tables: the figures a user compares trials by."""
