@@ -32,6 +32,7 @@ def test_an_opponent_met_on_a_share_of_the_pairs_is_met_evenly_from_the_first_pa
     assert np.flatnonzero(met_positions(12, 0.25)).tolist() == [0, 4, 8]
     assert np.flatnonzero(met_positions(7, 0.5)).tolist() == [0, 2, 4, 6]
     assert met_positions(9, 1.0).all()
+    assert np.flatnonzero(met_positions(5, 1e-12)).tolist() == [0]  # the first pair, whatever the share
     for pairs, share in [(150, 0.2), (37, 0.3), (10, 0.1), (100, 1 / 3)]:
         met = met_positions(pairs, share)
         assert met[0] and all(met[:n].sum() == np.ceil(n * share - 1e-9) for n in range(pairs + 1))
@@ -212,30 +213,34 @@ def test_the_thread_pool_runs_its_tasks_at_once_and_gives_their_results_in_order
     assert ThreadPool(1).map(lambda i: -i, [(1,), (2,)]) == [-1, -2]
 
 
-def test_the_calling_thread_works_while_the_threads_play_and_waits_for_them_even_when_its_work_fails():
+def test_the_calling_thread_works_while_the_threads_play_and_on_an_error_cancels_the_rest_and_waits():
     from tuner.measure.pool import ThreadPool
 
-    started = threading.Barrier(2, timeout=10)
-    ended = []
+    both = threading.Barrier(2, timeout=10)
+    started, ended = [], []
 
     def task(i):
+        started.append(i)
         if i == 0:
-            started.wait()  # passes only once the calling thread runs `meanwhile`
+            both.wait()  # passes only once the calling thread runs `meanwhile`
         time.sleep(0.2)
         ended.append(i)
         return i
 
     def meanwhile():
-        started.wait()
+        both.wait()
         raise OSError("a storage write failed")
 
     pool = ThreadPool(2)
     try:
         with pytest.raises(OSError):
-            pool.map(task, [(i,) for i in range(3)], meanwhile)
-        assert sorted(ended) == [0, 1, 2]  # every task had ended when the error came out
+            pool.map(task, [(i,) for i in range(8)], meanwhile)
+        assert sorted(started) == sorted(ended)  # nothing runs on once the error is out
+        assert 0 in ended and len(ended) < 8  # the tasks not started were cancelled
+        started.clear()
+        ended.clear()
         done = []
-        assert pool.map(task, [(5,), (6,)], lambda: done.append(len(ended))) == [5, 6] and done == [3]
+        assert pool.map(task, [(5,), (6,)], lambda: done.append(len(ended))) == [5, 6] and done == [0]
     finally:
         pool.close()
     order = []

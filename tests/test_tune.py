@@ -119,6 +119,7 @@ def test_a_study_from_before_opponent_shares_resumes_and_a_share_is_a_search_set
     path.write_text(path.read_text() + 'opponent_shares = { "greedy" = 0.5 }\n')
     result = run_tuner("tune", str(path), "--trials", "1")
     assert result.returncode == 2 and "field 'opponent_shares'" in result.stderr and "0.5" in result.stderr
+    assert "was created with {}" in result.stderr
     assert len(load_study(path).trials) == 3
 
 
@@ -168,11 +169,21 @@ def test_a_second_ctrl_c_cuts_the_games_but_never_a_storage_write_among_them():
     flag = StopFlag(notify=lambda _: None)
     flag._handle(signal.SIGINT, None)  # the first asks to stop
     with flag.interruptible():
-        with flag.uninterruptible():  # the last block's records, written while the next block plays
+        with pytest.raises(KeyboardInterrupt):  # the second cuts the games
             flag._handle(signal.SIGINT, None)
+    written = []
+    with flag.interruptible():
         with pytest.raises(KeyboardInterrupt):
-            flag._handle(signal.SIGINT, None)
-    flag._handle(signal.SIGINT, None)
+            with flag.uninterruptible():  # the last block's records, written while the next block plays
+                flag._handle(signal.SIGINT, None)
+                written.append("record")  # the write goes on to its end, then the signal cuts
+    assert written == ["record"]
+    flag._handle(signal.SIGINT, None)  # while Optuna samples: noted, and the next games are cut at once
+    with flag.uninterruptible():
+        pass
+    with pytest.raises(KeyboardInterrupt):
+        with flag.interruptible():
+            pytest.fail("the games started")
 
 
 @pytest.mark.parametrize("jobs", ["1", "2"])

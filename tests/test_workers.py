@@ -51,8 +51,9 @@ def check_one_consistent_study(study, outputs: list) -> None:
 
 
 def study_file(tmp_path, name: str, storage=None):
-    # Enough games per trial (about a second a generation) that a worker still loading finds trials to run.
-    return write_study(tmp_path, name, trials=TRIALS, pairs=2500, pruner="none", population=POPULATION,
+    # Enough games per trial (about a second a generation on one thread) that a worker still loading finds trials
+    # to run, even when the machine is busy (2,500 pairs were too few once a worker took seconds to start).
+    return write_study(tmp_path, name, trials=TRIALS, pairs=8000, pruner="none", population=POPULATION,
                        validation_pairs=10, storage=storage)
 
 

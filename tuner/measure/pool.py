@@ -17,7 +17,7 @@ from __future__ import annotations
 import os
 import signal
 from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor, wait
 from typing import Optional
 
 import numpy as np
@@ -84,8 +84,8 @@ class ThreadPool:
 
     def map(self, function: Callable, tasks: Sequence[tuple], meanwhile: Optional[Callable] = None) -> list:
         """`[function(*task) for task in tasks]`, the tasks taken in order by whichever thread is free. The calling
-        thread runs `meanwhile()` while the threads play (with one thread, before the tasks), then waits for them,
-        also when `meanwhile` raises."""
+        thread runs `meanwhile()` while the threads play (with one thread, before the tasks). On an error (in
+        `meanwhile` or a task) or Ctrl-C, the tasks not started are cancelled and the running ones waited for."""
         if self.jobs == 1 or len(tasks) <= 1:
             if meanwhile is not None:
                 meanwhile()
@@ -96,9 +96,12 @@ class ThreadPool:
         try:
             if meanwhile is not None:
                 meanwhile()
-        finally:
-            results = [future.result() for future in futures]
-        return results
+            return [future.result() for future in futures]
+        except BaseException:
+            for future in futures:
+                future.cancel()
+            wait(futures)
+            raise
 
     def close(self) -> None:
         if self._executor is not None:

@@ -61,6 +61,7 @@ def met_positions(pairs: int, share: float) -> np.ndarray:
     if share >= 1:
         return np.ones(pairs, dtype=bool)
     met_by = np.ceil(np.arange(pairs + 1) * share - 1e-9)  # positions met among the first n
+    met_by[1:] = np.maximum(met_by[1:], 1)
     return np.diff(met_by) > 0
 
 

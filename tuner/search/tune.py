@@ -95,9 +95,10 @@ def _check_resume(config: StudyConfig, study, space) -> None:
     recorded = attrs["search_settings"]
     current = config.search_settings()
     for key in current:
-        if recorded.get(key, SETTING_BEFORE_IT_EXISTED.get(key)) != current[key]:
+        was = recorded.get(key, SETTING_BEFORE_IT_EXISTED.get(key))
+        if was != current[key]:
             raise UserError(f"{config.path}: field {key!r} is {json.dumps(current[key])} but study {config.name!r} "
-                            f"was created with {json.dumps(recorded.get(key))}; a study resumes only with the same "
+                            f"was created with {json.dumps(was)}; a study resumes only with the same "
                             f"search settings (restore the field, or change 'name' to start a new study)")
     if attrs.get("schema") != space.schema.describe():
         raise UserError(f"{config.path}: the parameters of bot {config.bot!r} changed since study {config.name!r} "

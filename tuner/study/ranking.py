@@ -27,7 +27,10 @@ def ranked_trials(trials, multi_objective: bool) -> list:
 
 def race_best(trials, order: int):
     """The best fully played trial of the race whose trials have `order` in their record (its first trial): a
-    dropped trial's estimate is relative to its result. None if the race has none (a study of one objective)."""
+    dropped trial's estimate is relative to its result (unless that trial failed: a program disqualified in most
+    of its games). None if the race has none, or with several objectives (nothing is dropped then)."""
     raced = [t for t in trials if t.user_attrs.get("result", {}).get("seeds", {}).get("order") == order]
+    if any(t.values is not None and len(t.values) > 1 for t in raced):
+        return None
     ranked = ranked_trials(raced, False)
     return ranked[0] if ranked else None

@@ -173,7 +173,7 @@ def build_report(config: StudyConfig, out: Optional[Path], top: int = 10, plots:
     all_trials = study.get_trials(deepcopy=False)
     trials = ranked_trials(all_trials, config.multi_objective)[:top]
     counts = {"trials": len(all_trials), "fully played": sum(fully_played(t) for t in all_trials),
-              "pruned": sum(bool(t.user_attrs.get("pruned")) for t in all_trials),
+              "pruned": sum(t.state.name == "PRUNED" for t in all_trials),
               "failed": sum(t.state.name == "FAIL" for t in all_trials)}
     report = Report(trials_table(study, config, trials), params_table(config, space, trials[:5]), counts=counts)
     if plots:
