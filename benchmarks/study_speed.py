@@ -60,7 +60,7 @@ def study_run(study: Path, jobs: int, timeout: float) -> dict:
 def pool_run(study: Path, jobs: int, pairs: int) -> dict:
     """The engine's games/s on the study's mix of games, played directly by the tuner's game runner."""
     from tuner.measure.runner import GameRunner
-    from tuner.search.race import met_positions
+    from tuner.search.race import met_table
     from tuner.study.botnames import study_bot
     from tuner.study.file import HALL_OF_FAME, read_study_file
 
@@ -75,7 +75,7 @@ def pool_run(study: Path, jobs: int, pairs: int) -> dict:
             opponents.append(study_bot(config, name))
             shares.append(config.opponent_shares.get(name, 1.0))
     # As the race meets them: an opponent with a share below 1 on that share of the pairs.
-    position_of, opponent_of = np.nonzero(np.column_stack([met_positions(pairs, s) for s in shares]))
+    position_of, opponent_of = np.nonzero(met_table(pairs, shares))
     runner = GameRunner(config.league, jobs)
     try:
         runner.warm_up()

@@ -117,6 +117,12 @@ class BatchPlayer:
                 while writes:
                     writes.pop(0)()
 
+        def record_dropped(c: int, played: int) -> None:
+            """A dropped trial's record, made and written while the games go on (its results no longer change)."""
+            records[c] = self._record(params[c], margins[c, :played], race.met[:played], opponents, played, lost[c],
+                                      order, trials[0].number, pruned=True)
+            self._write_record(trials[c], records[c])
+
         for start, stop in race.blocks:
             alive = race.alive
             with self.stop.interruptible():
@@ -128,9 +134,7 @@ class BatchPlayer:
                     writes.append(functools.partial(trials[c].report, race.mean(c), stop))
             self.stop.check()
             for c in race.check():
-                records[c] = self._record(params[c], margins[c, :stop], race.met[:stop], opponents, stop, lost[c],
-                                          order, trials[0].number, pruned=True)
-                writes.append(functools.partial(self._write_record, trials[c], records[c]))
+                writes.append(functools.partial(record_dropped, c, stop))
         write_pending()
         return self._tell(study, trials, params, opponents, race, margins, lost, order, records)
 

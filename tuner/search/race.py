@@ -65,6 +65,12 @@ def met_positions(pairs: int, share: float) -> np.ndarray:
     return np.diff(met_by) > 0
 
 
+def met_table(pairs: int, shares) -> np.ndarray:
+    """met[pair, opponent]: the units the race plays, for opponents met on `shares` of the pairs (every one at 1)."""
+    return np.column_stack([met_positions(pairs, s) for s in shares]) if len(shares) else \
+        np.ones((pairs, 0), dtype=bool)
+
+
 class Race:
     def __init__(self, candidates: int, units_per_pair: int, pairs: int, first_block: int, p_threshold: float,
                  pruning: bool = True, max_block: int = 0, shares=None):
@@ -74,10 +80,7 @@ class Race:
         self.blocks = blocks(pairs, first_block, max_block)
         self.p_threshold = p_threshold
         self.pruning = pruning
-        shares = np.ones(units_per_pair) if shares is None else np.asarray(shares, dtype=float)
-        # met[pair, opponent]: the units played (every one unless an opponent has a share below 1).
-        self.met = np.column_stack([met_positions(pairs, s) for s in shares]) if units_per_pair \
-            else np.ones((pairs, 0), dtype=bool)
+        self.met = met_table(pairs, np.ones(units_per_pair) if shares is None else shares)
         # points[c, pair, opponent]: the pair's points (0, 1/4, ..., 1) of candidate c; NaN until played.
         self.points = np.full((candidates, pairs, units_per_pair), np.nan)
         self.standings = [Standing() for _ in range(candidates)]

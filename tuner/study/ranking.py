@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from optuna.trial import TrialState
 
+from tuner.study.records import TrialRecord
+
 
 def trial_rank_value(trial, multi_objective: bool) -> float:
     """What ranks trials for the hall of fame and the best trial: the value, or the mean win rate."""
@@ -29,7 +31,7 @@ def race_best(trials, order: int):
     """The best fully played trial of the race whose trials have `order` in their record (its first trial): a
     dropped trial's estimate is relative to its result (unless that trial failed: a program disqualified in most
     of its games). None if the race has none, or with several objectives (nothing is dropped then)."""
-    raced = [t for t in trials if t.user_attrs.get("result", {}).get("seeds", {}).get("order") == order]
+    raced = [t for t in trials if (record := TrialRecord.from_trial(t)) is not None and record.order == order]
     if any(t.values is not None and len(t.values) > 1 for t in raced):
         return None
     ranked = ranked_trials(raced, False)
