@@ -157,7 +157,8 @@ def test_a_batch_beats_at_once_so_a_start_written_by_another_clock_does_not_make
         number=-1, state=TrialState.RUNNING, value=None, datetime_start=hour_behind, datetime_complete=None,
         params={}, distributions={}, user_attrs={}, system_attrs={}, intermediate_values={}, trial_id=-1)))
         for _ in range(2))
-    with Heartbeats(storage, [beating], 5):
+    with Heartbeats(storage, 5) as beats:
+        beats.start([beating])
         time.sleep(0.5)
         assert HEARTBEAT_ATTR in storage.get_trial(trial_id(beating)).system_attrs
         assert storage._get_stale_trial_ids(study._study_id) == [trial_id(silent)]

@@ -196,6 +196,47 @@ def test_a_batch_is_dealt_so_each_share_gets_every_opponent_and_the_games_do_not
         two.close()
 
 
+def test_guided_shares_cover_the_units_once_shrink_to_the_smallest_and_each_takes_from_every_opponent():
+    from tuner.measure.pool import guided
+
+    units_of = np.repeat(np.arange(8), 500)  # units grouped by opponent, as a batch gives them
+    shares = guided(len(units_of), 2, 75)
+    assert sorted(np.concatenate(shares).tolist()) == list(range(len(units_of)))
+    sizes = [len(s) for s in shares]
+    assert sizes[0] == 1000 and sizes == sorted(sizes, reverse=True) and min(sizes[:-1]) == 75
+    assert len(shares) < 30
+    for share in shares:  # however small, a share meets every opponent nearly in proportion
+        counts = np.bincount(units_of[share], minlength=8)
+        assert counts.max() - counts.min() <= max(2, len(share) // 20)
+    assert [len(s) for s in guided(3, 2, 75)] == [3]
+
+
+def test_started_units_play_on_the_threads_while_the_caller_goes_on_and_give_the_same_games():
+    """The tuner starts a trial's games as soon as it is asked and asks the next meanwhile: `start_units` returns
+    at once, the threads play without the caller waiting, and the margins are those of one thread."""
+    bots = [parse_bot("heuristic"), parse_bot("heuristic:seed_max_trees=2")]
+    opponents = [parse_bot(name) for name in ("greedy", "sunrate", "search:4")]
+    n = 300
+    args = (bots, opponents, np.arange(n) % 2, np.arange(n) % 3, game_seeds(9, n, "match"))
+    one, two = GameRunner(3, 1), GameRunner(3, 2)
+    try:
+        pending = two.start_units(*args)
+        futures = pending.started.futures
+        assert len(futures) > 2
+        deadline = time.monotonic() + 60
+        while not all(f.done() for f in futures) and time.monotonic() < deadline:
+            time.sleep(0.01)  # the caller does something else: nobody waits for the results
+        assert all(f.done() for f in futures)
+        assert np.array_equal(pending.result().margins, one.play_units(*args).margins)
+        assert two.games_played == 2 * n
+        cancelled = two.start_units(*args)
+        cancelled.cancel()  # the shares not begun are dropped, the running ones waited for
+        assert all(f.done() for f in cancelled.started.futures)
+        assert any(f.cancelled() for f in cancelled.started.futures)
+    finally:
+        two.close()
+
+
 def test_the_thread_pool_runs_its_tasks_at_once_and_gives_their_results_in_order():
     from tuner.measure.pool import ThreadPool
 

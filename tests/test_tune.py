@@ -75,6 +75,32 @@ def test_a_study_records_its_trials_seeds_versions_and_artifacts(tuned_study):
     assert page.startswith("<!DOCTYPE html>") and "replay-data" in page
 
 
+def test_each_trial_s_record_is_its_own_games_replayed_on_its_race_s_seeds(tuned_study):
+    """A batch's trials are asked one by one, each one's first games started at once: replaying each trial's bot
+    on its race's seed pairs gives the wins, draws and losses its record holds, against every opponent."""
+    from tuner.measure.runner import GameRunner
+    from tuner.measure.seeds import game_seeds
+    from tuner.measure.stats import tally
+    from tuner.search.generation import race_order
+    from tuner.search.tune import trial_bot
+    from tuner.study.botnames import study_bot
+
+    config = read_study_file(tuned_study)
+    names = ["heuristic", "greedy"]
+    opponents = [study_bot(config, name) for name in names]
+    seeds = np.array(game_seeds(5, 40, "search"))
+    runner = GameRunner(3, 1)
+    records = [TrialRecord.from_trial(t) for t in load_study(tuned_study).get_trials()]
+    assert len({json.dumps(r.bot_params, sort_keys=True) for r in records}) == len(records)  # all different
+    for r in records:
+        order = race_order(5, r.order, 40)[:r.pairs_played]
+        margins = runner.play(trial_bot(config, r.bot_params, "replay"), opponents, seeds[order]).margins
+        for k, name in enumerate(names):
+            replayed = tally(margins.reshape(len(names), -1, 2)[k])
+            mine = r.opponents[name]
+            assert (mine.wins, mine.draws, mine.losses) == (replayed.wins, replayed.draws, replayed.losses), name
+
+
 def test_the_race_drops_worse_trials_and_their_estimate_stays_below_their_race_s_best(tmp_path):
     path = write_study(tmp_path, trials=16, pairs=60, pruner_startup_pairs=10)
     tune(path)

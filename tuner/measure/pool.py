@@ -14,10 +14,12 @@ playing (`engine.watchdog`), so no game goes on without its tuner.
 """
 from __future__ import annotations
 
+import math
 import os
 import signal
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor, wait
+from dataclasses import dataclass
 from typing import Optional
 
 import numpy as np
@@ -75,6 +77,16 @@ class ProcessPool:
             self._executor = None
 
 
+@dataclass
+class Started:
+    """Tasks handed to a ThreadPool: their futures, or with one thread the tasks themselves, played when their
+    results are asked for."""
+
+    function: Callable
+    tasks: Sequence[tuple]
+    futures: Optional[list] = None
+
+
 class ThreadPool:
     """K threads of the calling process for functions that release Python's lock (compiled `nogil` kernels)."""
 
@@ -82,26 +94,42 @@ class ThreadPool:
         self.jobs = max(1, int(jobs))
         self._executor: Optional[ThreadPoolExecutor] = None
 
-    def map(self, function: Callable, tasks: Sequence[tuple], meanwhile: Optional[Callable] = None) -> list:
-        """`[function(*task) for task in tasks]`, the tasks taken in order by whichever thread is free. The calling
-        thread runs `meanwhile()` while the threads play (with one thread, before the tasks). On an error (in
-        `meanwhile` or a task) or Ctrl-C, the tasks not started are cancelled and the running ones waited for."""
-        if self.jobs == 1 or len(tasks) <= 1:
-            if meanwhile is not None:
-                meanwhile()
-            return [function(*task) for task in tasks]
+    def start(self, function: Callable, tasks: Sequence[tuple]) -> Started:
+        """`function(*task)` for each task, taken in order by whichever thread is free, from now on: the calling
+        thread goes on meanwhile (with one thread, the tasks wait for `results`)."""
+        if self.jobs == 1 or not tasks:
+            return Started(function, tasks)
         if self._executor is None:
             self._executor = ThreadPoolExecutor(self.jobs, thread_name_prefix="games")
-        futures = [self._executor.submit(function, *task) for task in tasks]
+        return Started(function, tasks, [self._executor.submit(function, *task) for task in tasks])
+
+    def results(self, started: Started, meanwhile: Optional[Callable] = None) -> list:
+        """The started tasks' results, in order. The calling thread runs `meanwhile()` while the threads play
+        (with one thread, before the tasks). On an error (in `meanwhile` or a task) or Ctrl-C, the tasks not
+        started are cancelled and the running ones waited for."""
+        if started.futures is None:
+            if meanwhile is not None:
+                meanwhile()
+            return [started.function(*task) for task in started.tasks]
         try:
             if meanwhile is not None:
                 meanwhile()
-            return [future.result() for future in futures]
+            return [future.result() for future in started.futures]
         except BaseException:
-            for future in futures:
-                future.cancel()
-            wait(futures)
+            self.cancel(started)
             raise
+
+    @staticmethod
+    def cancel(started: Started) -> None:
+        """The started tasks not running yet cancelled, the running ones waited for."""
+        if started.futures is not None:
+            for future in started.futures:
+                future.cancel()
+            wait(started.futures)
+
+    def map(self, function: Callable, tasks: Sequence[tuple], meanwhile: Optional[Callable] = None) -> list:
+        """`[function(*task) for task in tasks]` on the threads; `meanwhile()` as in `results`."""
+        return self.results(self.start(function, tasks), meanwhile)
 
     def close(self) -> None:
         if self._executor is not None:
@@ -116,6 +144,26 @@ def split(n: int, parts: int, unit: int = 1) -> list[slice]:
     parts = max(1, min(parts, units))
     bounds = [unit * (units * i // parts) for i in range(parts + 1)]
     return [slice(bounds[i], bounds[i + 1]) for i in range(parts)]
+
+
+GOLDEN = (math.sqrt(5) - 1) / 2
+
+
+def guided(n: int, threads: int, smallest: int) -> list[np.ndarray]:
+    """range(n) in shares for `threads` threads that take them in turn, each share 1 / (2 x threads) of what is
+    left and at least `smallest`: the first shares are big and the last ones small, so the threads end their
+    last shares nearly together (guided self-scheduling) with few shares in all.
+
+    The indices go in a golden-ratio order (i x 0.618... mod 1): any run of them takes evenly from the whole
+    range, so every share, however small, gets its part of every opponent (units come grouped, and one
+    opponent's games can cost 30 times another's)."""
+    order = np.argsort((np.arange(n) * GOLDEN) % 1.0, kind="stable")
+    shares, start = [], 0
+    while start < n:
+        size = max(smallest, -(-(n - start) // (2 * threads)))
+        shares.append(order[start:start + size])
+        start += size
+    return shares
 
 
 def deal(n: int, parts: int) -> list[np.ndarray]:

@@ -3,10 +3,11 @@
 A unit is (candidate, opponent, seed): the seed played twice, the candidate first as player 0, then as player 1
 (common random numbers: every candidate meets every opponent on the same seeds). Units between in-engine bots
 are played by the compiled arena (`bots.arena.play_pairings`) on the run's threads (`tuner.measure.pool`), in
-several shares per thread so that the threads end together; units with a program go through the text-protocol
-referee, spread over the run's processes. Games take microseconds, so a batch should hold many units: the tuner
-plays a whole generation's block of pairs in one call. Results never depend on the number of threads or
-processes: a game is a function of its seed and sides, and each thread plays on its own copy of the seats.
+shares that shrink as the batch goes, so that the threads end together; units with a program go through the
+text-protocol referee, spread over the run's processes. Games take microseconds, so a batch should hold many
+units: the tuner plays a whole generation's block of pairs at once, and starts its first trials' games while it
+asks Optuna for the next ones (`start_units`). Results never depend on the number of threads or processes: a
+game is a function of its seed and sides, and each thread plays on its own copy of the seats.
 """
 from __future__ import annotations
 
@@ -22,13 +23,11 @@ from bots.names import Bot, parse_bot
 from bots.seat import new_seat_array
 from engine.players import TimeLimits
 from engine.referee import play_game
-from tuner.measure.pool import ProcessPool, ThreadPool, deal
+from tuner.measure.pool import ProcessPool, Started, ThreadPool, deal, guided
 from tuner.measure.stats import Tally, tally
 
-# Compiled games: a thread that ends its share early takes another (up to 4 each); a share of 150 games at least
-# is worth handing out.
-SHARES_PER_THREAD = 4
-MIN_GAMES_PER_SHARE = 150
+# Compiled games: a share of 150 games (75 units) at least is worth handing to a thread.
+MIN_UNITS_PER_SHARE = 75
 STDERR_LINES = 5  # of a disqualified program's stderr, kept with the result
 
 
@@ -105,64 +104,18 @@ class GameRunner:
         """Compile (or load from the cache) the arena before the first games are timed."""
         _warm(self.league)
 
+    def start_units(self, candidates: list, opponents: list, candidate_of, opponent_of, seeds) -> PendingUnits:
+        """Start playing each unit u: candidates[candidate_of[u]] against opponents[opponent_of[u]] on seeds[u],
+        twice. The compiled games start on the threads now (with one thread, they wait for `result`); the
+        games of programs are played by `result`."""
+        return PendingUnits(self, candidates, opponents, candidate_of, opponent_of, seeds)
+
     def play_units(self, candidates: list, opponents: list, candidate_of, opponent_of, seeds,
                    meanwhile: Optional[Callable] = None) -> UnitResults:
-        """Play each unit u: candidates[candidate_of[u]] against opponents[opponent_of[u]] on seeds[u], twice.
-        `meanwhile()` runs in the calling thread while the threads play the compiled games (with one thread or
-        none of them, before the games): work that need not wait for the games, such as storage writes."""
-        candidate_of = np.asarray(candidate_of, dtype=np.int64)
-        opponent_of = np.asarray(opponent_of, dtype=np.int64)
-        seeds = np.asarray(seeds, dtype=np.int64)
-        n = len(seeds)
-        margins = np.zeros((n, 2), dtype=np.int64)
-        in_engine = np.array([bot.in_engine for bot in candidates], dtype=bool)[candidate_of] \
-            & np.array([bot.in_engine for bot in opponents], dtype=bool)[opponent_of] if n else np.zeros(0, bool)
-        tasks, stores = [], []
-        engine_units = np.flatnonzero(in_engine)
-        if len(engine_units):
-            seats = new_seat_array(len(candidates) + len(opponents))
-            for i, bot in enumerate(list(candidates) + list(opponents)):
-                if bot.in_engine:
-                    seats[i] = bot.seat[0]
-            a = candidate_of[engine_units]
-            b = len(candidates) + opponent_of[engine_units]
-            game_seeds = np.repeat(seeds[engine_units], 2)
-            first = np.column_stack([a, b]).ravel()
-            second = np.column_stack([b, a]).ravel()
-            # As many shares for each thread, so that none waits for a share the others' last ones left over.
-            per_thread = min(SHARES_PER_THREAD, 2 * len(engine_units) // (self.jobs * MIN_GAMES_PER_SHARE))
-            parts = 1 if self.jobs == 1 else self.jobs * max(1, per_thread)
-            shares = deal(len(engine_units), parts)
-            # A policy keeps scratch memory in its seat: each thread plays on its own copy of the seats.
-            free_seats: queue.SimpleQueue = queue.SimpleQueue()
-            for k in range(min(self.jobs, parts)):
-                free_seats.put(seats if k == 0 else seats.copy())
-            engine_tasks = []
-            for share in shares:
-                games = np.column_stack([2 * share, 2 * share + 1]).ravel()  # a unit's two games stay together
-                engine_tasks.append((free_seats, game_seeds[games], first[games], second[games], self.league))
-            played = self.threads.map(_engine_share, engine_tasks, meanwhile)
-            meanwhile = None
-            for share, result in zip(shares, played):
-                pairs = result.reshape(-1, 2)  # each game's margin from its player 0's side
-                margins[engine_units[share], 0] = pairs[:, 0]
-                margins[engine_units[share], 1] = -pairs[:, 1]
-        if meanwhile is not None:
-            meanwhile()
-        referee_units = np.flatnonzero(~in_engine)
-        if len(referee_units):
-            units = [(int(u), candidates[candidate_of[u]], opponents[opponent_of[u]], int(seeds[u]))
-                     for u in referee_units]
-            for share in deal(len(units), self.jobs):
-                tasks.append(([units[i] for i in share], self.league, self.limits))
-                stores.append(referee_units[share])
-        lost = []
-        for units_of_share, result in zip(stores, self.pool.map(_referee_share, tasks)):
-            for unit, (unit_margins, unit_lost) in zip(units_of_share.tolist(), result):
-                margins[unit] = unit_margins
-                lost.extend(unit_lost)
-        self.games_played += 2 * n
-        return UnitResults(margins, sorted(lost, key=lambda d: (d.unit, d.game)))
+        """`start_units(...).result(meanwhile)`: the units played, `meanwhile()` run by the calling thread while the
+        threads play the compiled games (with one thread or none of them, before the games): work that need not
+        wait for the games, such as storage writes."""
+        return self.start_units(candidates, opponents, candidate_of, opponent_of, seeds).result(meanwhile)
 
     def play(self, bot: Bot, opponents: list, pair_seeds) -> UnitResults:
         """Every seed pair against every opponent: units ordered by opponent, then pair."""
@@ -174,6 +127,83 @@ class GameRunner:
     def close(self) -> None:
         self.threads.close()
         self.pool.close()
+
+
+class PendingUnits:
+    """Units started by `GameRunner.start_units`: `result()` waits for them, `cancel()` drops those not begun."""
+
+    def __init__(self, runner: GameRunner, candidates: list, opponents: list, candidate_of, opponent_of, seeds):
+        self.runner = runner
+        self.candidates, self.opponents = candidates, opponents
+        self.candidate_of = np.asarray(candidate_of, dtype=np.int64)
+        self.opponent_of = np.asarray(opponent_of, dtype=np.int64)
+        self.seeds = np.asarray(seeds, dtype=np.int64)
+        n = len(self.seeds)
+        self.in_engine = np.array([bot.in_engine for bot in candidates], dtype=bool)[self.candidate_of] \
+            & np.array([bot.in_engine for bot in opponents], dtype=bool)[self.opponent_of] if n else np.zeros(0, bool)
+        self.engine_units = np.flatnonzero(self.in_engine)
+        self.shares: list = []
+        self.started: Optional[Started] = None
+        if len(self.engine_units):
+            self._start_engine_units()
+
+    def _start_engine_units(self) -> None:
+        runner, units = self.runner, self.engine_units
+        seats = new_seat_array(len(self.candidates) + len(self.opponents))
+        for i, bot in enumerate(list(self.candidates) + list(self.opponents)):
+            if bot.in_engine:
+                seats[i] = bot.seat[0]
+        a = self.candidate_of[units]
+        b = len(self.candidates) + self.opponent_of[units]
+        game_seeds = np.repeat(self.seeds[units], 2)
+        first = np.column_stack([a, b]).ravel()
+        second = np.column_stack([b, a]).ravel()
+        # Shares that shrink as the batch goes, so that no thread waits long for another's last one.
+        self.shares = [np.arange(len(units))] if runner.jobs == 1 else \
+            guided(len(units), runner.jobs, MIN_UNITS_PER_SHARE)
+        # A policy keeps scratch memory in its seat: each thread plays on its own copy of the seats.
+        free_seats: queue.SimpleQueue = queue.SimpleQueue()
+        for k in range(min(runner.jobs, len(self.shares))):
+            free_seats.put(seats if k == 0 else seats.copy())
+        tasks = []
+        for share in self.shares:
+            games = np.column_stack([2 * share, 2 * share + 1]).ravel()  # a unit's two games stay together
+            tasks.append((free_seats, game_seeds[games], first[games], second[games], runner.league))
+        self.started = runner.threads.start(_engine_share, tasks)
+
+    def cancel(self) -> None:
+        if self.started is not None:
+            self.runner.threads.cancel(self.started)
+
+    def result(self, meanwhile: Optional[Callable] = None) -> UnitResults:
+        """The units' margins, once played; `meanwhile()` runs in the calling thread while the threads play."""
+        runner = self.runner
+        n = len(self.seeds)
+        margins = np.zeros((n, 2), dtype=np.int64)
+        if self.started is not None:
+            played = runner.threads.results(self.started, meanwhile)
+            meanwhile = None
+            for share, result in zip(self.shares, played):
+                pairs = result.reshape(-1, 2)  # each game's margin from its player 0's side
+                margins[self.engine_units[share], 0] = pairs[:, 0]
+                margins[self.engine_units[share], 1] = -pairs[:, 1]
+        if meanwhile is not None:
+            meanwhile()
+        referee_units = np.flatnonzero(~self.in_engine)
+        tasks, stores = [], []
+        if len(referee_units):
+            units = [(int(u), self.candidates[self.candidate_of[u]], self.opponents[self.opponent_of[u]],
+                      int(self.seeds[u])) for u in referee_units]
+            for share in deal(len(units), runner.jobs):
+                tasks.append(([units[i] for i in share], runner.league, runner.limits))
+                stores.append(referee_units[share])
+        lost = []
+        for units_of_share, result in zip(stores, runner.pool.map(_referee_share, tasks)):
+            for unit, (unit_margins, unit_lost) in zip(units_of_share.tolist(), result):
+                margins[unit] = unit_margins
+                lost.extend(unit_lost)
+        runner.games_played += 2 * n
+        return UnitResults(margins, sorted(lost, key=lambda d: (d.unit, d.game)))
 
 
 def pair_points(margins: np.ndarray) -> np.ndarray:

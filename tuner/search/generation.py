@@ -1,10 +1,11 @@
 """A batch of trials asked together, raced on common seeds and told together: the tuner's unit of work.
 
-The worker asks Optuna for a batch (a CMA-ES population, or its share of one), then plays it as a race
+The worker asks Optuna for a batch (a CMA-ES population, or its share of one) and plays it as a race
 (`tuner.search.race`): every trial of the batch meets every opponent on the same seed pairs, in an order
 shuffled per batch (from the study's seed and the batch's first trial number: every batch starts on other
-pairs; an opponent with a share below 1 on that share of them); each block of pairs is one call to the game
-runner for all the batch's surviving trials, split over the `--jobs` threads. After each block every surviving
+pairs; an opponent with a share below 1 on that share of them). A trial's games of the first block start on the
+`--jobs` threads as soon as it is asked, so the threads play while Optuna samples and writes the next trials;
+each later block is one call to the game runner for all the batch's surviving trials. After each block every surviving
 trial reports its score so far (step = seed pairs played): a few intermediate values per trial, not one per
 pair. Those reports and the records of the trials a block dropped are written while the next block plays: the
 storage's work overlaps the games (with one thread, it comes before them).
@@ -19,9 +20,10 @@ win rate per pool entry.
 from __future__ import annotations
 
 import functools
+import itertools
 import os
 import socket
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Optional
 
@@ -31,7 +33,7 @@ from optuna.trial import TrialState
 from bots.names import Bot
 from bots.paramfile import now_iso
 from tuner.errors import UserError
-from tuner.measure.runner import GameRunner, pair_points
+from tuner.measure.runner import GameRunner, PendingUnits, pair_points
 from tuner.measure.seeds import MASK64
 from tuner.measure.stats import opponent_mean, tally
 from tuner.search.interrupt import StopFlag
@@ -79,6 +81,16 @@ def race_order(seed: int, first_trial: int, pairs: int) -> np.ndarray:
     return np.random.default_rng([seed & MASK64, first_trial]).permutation(pairs)
 
 
+@dataclass
+class StartedBlock:
+    """A block's games started for candidates `alive`: units (candidate, position_of[u], opponent_of[u])."""
+
+    alive: list
+    position_of: np.ndarray
+    opponent_of: np.ndarray
+    pending: PendingUnits
+
+
 class BatchPlayer:
     """Plays batches of trials for one worker: the race, the reports, the records and the tells."""
 
@@ -96,19 +108,34 @@ class BatchPlayer:
         self.notify = notify
         self.worker = f"{socket.gethostname()}:{os.getpid()}"
 
-    def play(self, study, trials: list, params: list) -> list:
-        """Race the batch `trials` (their full parameter sets `params`) and tell each; [TrialOutcome]."""
+    def play(self, study, batch: Iterable, size: int) -> list:
+        """Race a batch of `size` trials, given as (trial, its full parameter set) as they are asked (`batch`), and
+        tell each; [TrialOutcome]. A trial's first block of games starts as soon as it is given: the threads play
+        while the next trials are asked."""
         config = self.config
-        opponents = self.pool.for_batch(study, trials[0].number)
-        bots = [self.bot_of(values, f"trial {t.number}") for t, values in zip(trials, params)]
-        order = race_order(config.seed, trials[0].number, config.pairs)
         multi = config.multi_objective
-        race = Race(len(trials), len(opponents), config.pairs, config.pruner_startup_pairs, config.pruner_p,
+        batch = iter(batch)
+        first_trial, first_params = next(batch)
+        opponents = self.pool.for_batch(study, first_trial.number)
+        order = race_order(config.seed, first_trial.number, config.pairs)
+        race = Race(size, len(opponents), config.pairs, config.pruner_startup_pairs, config.pruner_p,
                     pruning=config.pruner == "wilcoxon" and not multi,
-                    max_block=max(1, MAX_BLOCK_GAMES // (2 * len(trials) * len(opponents))),
+                    max_block=max(1, MAX_BLOCK_GAMES // (2 * size * len(opponents))),
                     shares=[config.opponent_shares.get(o.entry, 1.0) for o in opponents])
-        margins = np.zeros((len(trials), config.pairs, len(opponents), 2), dtype=np.int64)
-        lost: list = [[] for _ in trials]
+        margins = np.zeros((size, config.pairs, len(opponents), 2), dtype=np.int64)
+        lost: list = [[] for _ in range(size)]
+        trials, params, bots = [], [], []
+        started: list = []  # the first block: one start per trial, as it is asked
+        try:
+            for trial, values in itertools.chain([(first_trial, first_params)], batch):
+                trials.append(trial)
+                params.append(values)
+                bots.append(self.bot_of(values, f"trial {trial.number}"))
+                started.append(self._start_block(bots, opponents, [len(bots) - 1], order, race.met, *race.blocks[0]))
+        except BaseException:
+            for block in started:
+                block.pending.cancel()
+            raise
         records: dict = {}  # candidate -> its TrialRecord, made when it is dropped or the race ends
         writes: list = []  # storage writes that need not wait: done while the next block's games play
 
@@ -120,13 +147,15 @@ class BatchPlayer:
         def record_dropped(c: int, played: int) -> None:
             """A dropped trial's record, made and written while the games go on (its results no longer change)."""
             records[c] = self._record(params[c], margins[c, :played], race.met[:played], opponents, played, lost[c],
-                                      order, trials[0].number, pruned=True)
+                                      order, first_trial.number, pruned=True)
             self._write_record(trials[c], records[c])
 
         for start, stop in race.blocks:
             alive = race.alive
+            started = started or [self._start_block(bots, opponents, alive, order, race.met, start, stop)]
             with self.stop.interruptible():
-                self._play_block(bots, opponents, alive, order, race.met, start, stop, margins, lost, write_pending)
+                self._end_blocks(started, opponents, margins, lost, write_pending)
+            started = []
             write_pending()
             for c in alive:
                 race.record(c, start, stop, pair_points(margins[c, start:stop]))
@@ -138,21 +167,37 @@ class BatchPlayer:
         write_pending()
         return self._tell(study, trials, params, opponents, race, margins, lost, order, records)
 
-    def _play_block(self, bots, opponents, alive, order, met, start, stop, margins, lost, meanwhile) -> None:
-        """Every surviving candidate against every opponent on the block's pair positions where it is met."""
+    def _start_block(self, bots, opponents, alive, order, met, start, stop) -> StartedBlock:
+        """The games of candidates `alive` against every opponent on the block's pair positions where it is met,
+        started."""
         position_of, opponent_of = np.nonzero(met[start:stop])  # the block's units of one candidate
         position_of += start
         n = len(position_of)
         candidate_of = np.repeat(np.arange(len(alive)), n)
         seeds = np.tile(self.seeds[order[position_of]], len(alive))
-        played = self.runner.play_units([bots[c] for c in alive], [o.bot for o in opponents], candidate_of,
-                                        np.tile(opponent_of, len(alive)), seeds, meanwhile)
-        block = played.margins.reshape(len(alive), n, 2)
-        for i, c in enumerate(alive):
-            margins[c, position_of, opponent_of] = block[i]
-        for d in played.disqualifications:
-            c, unit = divmod(d.unit, n)
-            lost[alive[c]].append((opponents[opponent_of[unit]].name, d))
+        pending = self.runner.start_units([bots[c] for c in alive], [o.bot for o in opponents], candidate_of,
+                                          np.tile(opponent_of, len(alive)), seeds)
+        return StartedBlock(alive, position_of, opponent_of, pending)
+
+    @staticmethod
+    def _end_blocks(started: list, opponents, margins, lost, meanwhile) -> None:
+        """The started blocks' results in `margins` and `lost`; `meanwhile()` runs while their games play. On an
+        error or Ctrl-C, the games not begun are cancelled."""
+        try:
+            for block in started:
+                played = block.pending.result(meanwhile)
+                meanwhile = None
+                n = len(block.position_of)
+                results = played.margins.reshape(len(block.alive), n, 2)
+                for i, c in enumerate(block.alive):
+                    margins[c, block.position_of, block.opponent_of] = results[i]
+                for d in played.disqualifications:
+                    c, unit = divmod(d.unit, n)
+                    lost[block.alive[c]].append((opponents[block.opponent_of[unit]].name, d))
+        except BaseException:
+            for block in started:
+                block.pending.cancel()
+            raise
 
     @staticmethod
     def _write_record(trial, record: TrialRecord) -> None:

@@ -6,9 +6,9 @@ records one for each running trial of its batch every `interval` seconds, throug
 trial whose worker stops beating (killed, a lost machine) is failed by another worker after the grace period
 and run again (`tuner.storage.retry`).
 
-The first beat is at once, as the batch starts. Without it the stale-trial checks would judge a young trial by
-its start time alone, written by its worker's clock: another machine whose clock or time zone differs by more
-than the grace period would take it for dead.
+The first beat is at once, as soon as the batch's last trial is asked (its first trials' games have started).
+Without it the stale-trial checks would judge a young trial by its start time alone, written by its worker's
+clock: another machine whose clock or time zone differs by more than the grace period would take it for dead.
 """
 from __future__ import annotations
 
@@ -18,9 +18,11 @@ from tuner.storage._optuna_compat import trial_id
 
 
 class Heartbeats:
-    def __init__(self, storage, trials: list, interval: float):
+    """A context for a batch in play: `start(trials)` begins the beats, leaving the context stops them."""
+
+    def __init__(self, storage, interval: float):
         self.storage = storage
-        self.ids = [trial_id(t) for t in trials]
+        self.ids: list = []
         self.interval = interval
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._beat, name="tuner-heartbeat", daemon=True)
@@ -32,9 +34,13 @@ class Heartbeats:
             if self._stop.wait(self.interval):
                 return
 
-    def __enter__(self) -> Heartbeats:
+    def start(self, trials: list) -> None:
+        """Beat for `trials` from now on, the first time at once."""
+        self.ids = [trial_id(t) for t in trials]
         if hasattr(self.storage, "record_heartbeat") and self.storage.get_heartbeat_interval() is not None:
             self._thread.start()
+
+    def __enter__(self) -> Heartbeats:
         return self
 
     def __exit__(self, *exc) -> None:

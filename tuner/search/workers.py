@@ -7,7 +7,8 @@ finished and running trials, then:
 
 - stops when `trials` are finished;
 - asks Optuna for a batch of trials when places are left (finished + running < `trials`): retried (WAITING)
-  trials first, then new samples; the lock is released and the batch is raced (`tuner.search.generation`);
+  trials first, then new samples; the batch is raced (`tuner.search.generation`), its first trials' games
+  starting while the next ones are asked, and the lock is released once the last one is asked;
 - else waits: the remaining places belong to trials running on other workers, which may die. It looks again
   every POLL_SECONDS, so a dead worker's trials are failed after their grace period and run again here. It also
   waits while the study's first trial (the baseline) runs elsewhere: Optuna's samplers learn the search space
@@ -24,9 +25,10 @@ enqueued again, trial by trial, as far as places are free.
 """
 from __future__ import annotations
 
+import contextlib
 import math
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Optional
 
@@ -90,18 +92,24 @@ def next_step(study, target: Optional[int], population: int, worker: str) -> Ste
     return Step(RUN, min(places, max(share, min(waiting, population))), waiting=waiting)
 
 
-def ask_batch(study, distributions: dict, size: int, waiting: int, user_attrs: dict) -> list:
-    """`size` trials with `user_attrs`: the retried (WAITING) ones first, asked from Optuna, which pops them; then
-    new samples, each created in one storage record when the sampler can (BatchCmaEsSampler.ask_batch)."""
-    trials = []
-    while len(trials) < size and (len(trials) < waiting or not isinstance(study.sampler, BatchCmaEsSampler)):
+def asked_trials(study, distributions: dict, size: int, waiting: int, user_attrs: dict) -> Iterator:
+    """`size` trials with `user_attrs`, each given as soon as it is asked: the retried (WAITING) ones first, asked
+    from Optuna, which pops them; then new samples, each created in one storage record when the sampler can
+    (BatchCmaEsSampler.asked)."""
+    count = 0
+    while count < size and (count < waiting or not isinstance(study.sampler, BatchCmaEsSampler)):
         trial = study.ask(distributions)
         for key, value in user_attrs.items():
             trial.set_user_attr(key, value)
-        trials.append(trial)
-    if len(trials) < size:
-        trials += study.sampler.ask_batch(study, distributions, size - len(trials), user_attrs)
-    return trials
+        count += 1
+        yield trial
+    if count < size:
+        yield from study.sampler.asked(study, distributions, size - count, user_attrs)
+
+
+def ask_batch(study, distributions: dict, size: int, waiting: int, user_attrs: dict) -> list:
+    """The trials of `asked_trials`, as a list."""
+    return list(asked_trials(study, distributions, size, waiting, user_attrs))
 
 
 def fail_stale_trials(study) -> None:
@@ -136,7 +144,8 @@ class WorkerLoop:
                 if (plan.count is not None and ran >= plan.count) or \
                         (deadline is not None and time.monotonic() >= deadline):
                     return
-                with self.lock:
+                with contextlib.ExitStack() as held:  # the study lock, released as soon as the batch is asked
+                    held.enter_context(self.lock)
                     fail_stale_trials(self.study)
                     step = next_step(self.study, None if plan.count is not None else plan.target, self.population,
                                      self.player.worker)
@@ -144,19 +153,17 @@ class WorkerLoop:
                         if self.stop.requested:  # Ctrl-C meanwhile: start no batch
                             return
                         size = step.size if plan.count is None else min(step.size, plan.count - ran)
-                        self.running = ask_batch(self.study, self.distributions, size, step.waiting,
-                                                 {"worker": self.player.worker})
+                        ran, waiting = ran + size, ""
+                        self._play_batch(asked_trials(self.study, self.distributions, size, step.waiting,
+                                                      {"worker": self.player.worker}), size, held.close)
+                        continue
                 if step.action == DONE:
                     return
-                if step.action == WAIT:
-                    if waiting != step.why:
-                        self.notify(f"waiting: {step.why} (a dead worker's trial is run again here after its "
-                                    f"grace period)")
-                        waiting = step.why
-                    self._sleep(POLL_SECONDS, deadline)
-                    continue
-                ran, waiting = ran + len(self.running), ""
-                self._play_batch()
+                if waiting != step.why:
+                    self.notify(f"waiting: {step.why} (a dead worker's trial is run again here after its "
+                                f"grace period)")
+                    waiting = step.why
+                self._sleep(POLL_SECONDS, deadline)
         except (Interrupted, KeyboardInterrupt):
             self._retry_stopped(plan.target)
             raise
@@ -164,16 +171,26 @@ class WorkerLoop:
             self._fail_running("error")
             raise
 
-    def _play_batch(self) -> None:
-        trials = self.running
-        params = [self.full_params(t.params) for t in trials]
+    def _play_batch(self, asked: Iterator, size: int, release: Callable[[], None]) -> None:
+        """Play a batch of `size` trials whose first games start while the next trials are asked (`asked`): once the
+        last one is asked, the study lock is released (`release`) and the batch's heartbeats start."""
+        beats = Heartbeats(self.storage, self.heartbeat_interval)
+
+        def batch() -> Iterator:
+            for trial in asked:
+                self.running.append(trial)
+                yield trial, self.full_params(trial.params)
+            release()
+            beats.start(self.running)
+
         try:
             # The batch's tells are forced to disk together, at its end.
-            with Heartbeats(self.storage, trials, self.heartbeat_interval), synced_once(self.storage):
-                outcomes = self.player.play(self.study, trials, params)
+            with beats, synced_once(self.storage):
+                outcomes = self.player.play(self.study, batch(), size)
         except UpdateFinishedTrialError:
             # Another worker failed this batch's trials (no heartbeat within the grace period: a machine that
             # slept, a stalled process) and has enqueued them again: carry on with the next batch.
+            trials = self.running
             self.notify(f"trials {trials[0].number}-{trials[-1].number} were failed by another worker (no "
                         f"heartbeat within the grace period) and are run again; carrying on")
             self.running = []

@@ -12,6 +12,7 @@ import datetime
 import functools
 import inspect
 import pickle
+from collections.abc import Iterator
 
 import optuna
 from optuna._transform import _SearchSpaceTransform  # CMA-ES's mapping between parameters and its space
@@ -157,8 +158,13 @@ class BatchCmaEsSampler(optuna.samplers.CmaEsSampler):
 
     def ask_batch(self, study, distributions: dict, size: int, user_attrs: dict) -> list:
         """`size` trials as `study.ask(distributions)` then `set_user_attr` of each of `user_attrs` give them, each
-        written in one storage record. New samples only: a retried (WAITING) trial has its parameters already,
-        and is asked from Optuna.
+        written in one storage record (`asked`)."""
+        return list(self.asked(study, distributions, size, user_attrs))
+
+    def asked(self, study, distributions: dict, size: int, user_attrs: dict) -> Iterator:
+        """The trials of `ask_batch`, each given as soon as it is created (its games can start while the next one
+        is asked). New samples only: a retried (WAITING) trial has its parameters already, and is asked from
+        Optuna.
 
         A trial's number (which seeds its sample) is the study's next one: the caller holds the study lock, so no
         other worker creates a trial meanwhile. Optuna's ask lists every trial of the study again for each trial
@@ -166,11 +172,9 @@ class BatchCmaEsSampler(optuna.samplers.CmaEsSampler):
         created is added to it."""
         study._thread_local.cached_all_trials = None  # as Study.ask: the sampler sees the trials as they are now
         known = study._get_trials(deepcopy=False, use_cache=True)  # the list the sampler reads (Optuna's cache)
-        trials = []
         with _transforms_reused():
             for _ in range(size):
-                trials.append(self._ask_one(study, distributions, user_attrs, known))
-        return trials
+                yield self._ask_one(study, distributions, user_attrs, known)
 
     def _ask_one(self, study, distributions: dict, user_attrs: dict, known: list):
         provisional = FrozenTrial(number=len(known), state=TrialState.RUNNING, value=None,

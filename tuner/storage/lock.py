@@ -1,9 +1,10 @@
 """One lock per study, shared by all its workers (processes, machines): it makes the trial count exact.
 
 A worker holds it while it creates or opens the study (and enqueues the baseline), and while it fails stale
-trials, counts the trials and asks Optuna for its next one (a retried trial, or a new sample); never while
-games are played. Whoever holds it sees every trial that takes a place in the study, so no two workers take
-the last place. A dead worker's lock is released at once:
+trials, counts the trials and asks Optuna for its next ones (retried trials, or new samples; the first trials'
+games start on the worker's threads meanwhile); it releases it once its batch is asked. Whoever holds it sees
+every trial that takes a place in the study, so no two workers take the last place. A dead worker's lock is
+released at once:
 
 - journal file, SQLite: an exclusive `flock` (released by the kernel when the process ends) on a file beside
   the storage, `<journal or database>.tuner-lock` (the journal's own flock guards each write; SQLite's locks
