@@ -9,9 +9,10 @@ against every opponent of the pool (a `hall-of-fame:K` entry counts as K more co
 its share of the pairs (`opponent_shares`), with no study around it. A pool with slow opponents (`search:N`)
 is slower than heuristic self-play, so the study's share is taken against that mix; heuristic self-play (`tuner
 bench --bot heuristic`) is printed beside it. Prints the figures, the ratios, the study's trials and storage
-bytes per trial, and the ratio of games/s between the --jobs values, beside the engine's. `--rounds N` repeats
-the sweep N times, alternating, and prints the medians (of the ratios within each round): a shared machine's
-second core comes and goes.
+bytes per trial, and the ratio of games/s between the --jobs values, beside the engine's, heuristic self-play's
+and the machine's own (as many independent processes of pure Python at once: a shared VM's second core may give
+far less than 2x). `--rounds N` repeats the sweep N times, alternating, and prints the medians (of the ratios
+within each round): a shared machine's second core comes and goes.
 """
 from __future__ import annotations
 
@@ -88,6 +89,16 @@ def pool_run(study: Path, jobs: int, pairs: int) -> dict:
     return {"games": games, "seconds": seconds, "games_per_s": games / seconds}
 
 
+def machine_run(jobs: int, loops: int = 30_000_000) -> float:
+    """The machine's own work per second with `jobs` independent processes of pure Python at once (no engine, no
+    study, nothing shared): what a second core gives at best here (a shared VM's may give much less than 2x)."""
+    start = time.perf_counter()
+    processes = [subprocess.Popen([sys.executable, "-c", f"sum(range({loops}))"]) for _ in range(jobs)]
+    for process in processes:
+        process.wait()
+    return jobs * loops / (time.perf_counter() - start)
+
+
 def bench_run(jobs: int, games: int) -> dict:
     return json.loads(tuner("bench", "--bot", "heuristic", "--games", str(games), "--jobs", str(jobs), "--json"))
 
@@ -97,7 +108,7 @@ def measure(args, jobs: int) -> dict:
     pool = pool_run(args.study, jobs, args.pool_pairs)
     bench = bench_run(jobs, args.bench_games)
     row = {"jobs": jobs, "study": study["games_per_s"], "engine": pool["games_per_s"],
-           "self_play": bench["games_per_sec"]}
+           "self_play": bench["games_per_sec"], "machine": machine_run(jobs)}
     print(f"--jobs {jobs}: study {study['games_per_s']:,} games/s ({study['trials']} trials, {study['pruned']} "
           f"pruned, {study['games']:,} games in {study['seconds']} s, {study['bytes_per_trial']:,} bytes of "
           f"storage a trial); the engine on the pool's games {pool['games_per_s']:,.0f} games/s "
@@ -112,7 +123,7 @@ def main() -> int:
     parser.add_argument("--jobs", type=int, nargs="+", default=[1, 2])
     parser.add_argument("--timeout", type=float, default=120)
     parser.add_argument("--bench-games", type=int, default=300_000)
-    parser.add_argument("--pool-pairs", type=int, default=4000, help="seed pairs per opponent of the pool run")
+    parser.add_argument("--pool-pairs", type=int, default=12000, help="seed pairs per opponent of the pool run")
     parser.add_argument("--study", type=Path, default=ROOT / "studies" / "quickstart.toml")
     parser.add_argument("--rounds", type=int, default=1,
                         help="repeat the --jobs sweep, alternating, and print the medians (a shared machine)")
@@ -132,8 +143,12 @@ def main() -> int:
     for k, jobs in enumerate(args.jobs[1:], start=1):
         study = [row[k]["study"] / row[0]["study"] for row in rounds]
         engine = [row[k]["engine"] / row[0]["engine"] for row in rounds]
+        self_play = [row[k]["self_play"] / row[0]["self_play"] for row in rounds]
+        machine = [row[k]["machine"] / row[0]["machine"] for row in rounds]
         print(f"--jobs {jobs} vs --jobs {args.jobs[0]}: {np.median(study):.2f}x the study's games/s (the engine "
-              f"on the same games: {np.median(engine):.2f}x){' (medians)' if args.rounds > 1 else ''}")
+              f"on the same games: {np.median(engine):.2f}x; heuristic self-play: {np.median(self_play):.2f}x; "
+              f"the machine itself, independent processes of pure Python: {np.median(machine):.2f}x)"
+              f"{' (medians)' if args.rounds > 1 else ''}")
     return 0
 
 
