@@ -75,9 +75,10 @@ def test_a_study_records_its_trials_seeds_versions_and_artifacts(tuned_study):
     assert page.startswith("<!DOCTYPE html>") and "replay-data" in page
 
 
-def test_each_trial_s_record_is_its_own_games_replayed_on_its_race_s_seeds(tuned_study):
-    """A batch's trials are asked one by one, each one's first games started at once: replaying each trial's bot
-    on its race's seed pairs gives the wins, draws and losses its record holds, against every opponent."""
+def test_each_trial_s_record_is_its_own_games_replayed_on_its_race_s_seeds(tmp_path):
+    """With two threads a batch's trials are asked one by one, each one's first games started at once: replaying
+    each trial's bot on its race's seed pairs gives the wins, draws and losses its record holds, against every
+    opponent."""
     from tuner.measure.runner import GameRunner
     from tuner.measure.seeds import game_seeds
     from tuner.measure.stats import tally
@@ -85,12 +86,14 @@ def test_each_trial_s_record_is_its_own_games_replayed_on_its_race_s_seeds(tuned
     from tuner.search.tune import trial_bot
     from tuner.study.botnames import study_bot
 
-    config = read_study_file(tuned_study)
     names = ["heuristic", "greedy"]
+    path = write_study(tmp_path, trials=9, pairs=40, opponents=names)
+    tune(path, "--jobs", "2")
+    config = read_study_file(path)
     opponents = [study_bot(config, name) for name in names]
     seeds = np.array(game_seeds(5, 40, "search"))
     runner = GameRunner(3, 1)
-    records = [TrialRecord.from_trial(t) for t in load_study(tuned_study).get_trials()]
+    records = [TrialRecord.from_trial(t) for t in load_study(path).get_trials()]
     assert len({json.dumps(r.bot_params, sort_keys=True) for r in records}) == len(records)  # all different
     for r in records:
         order = race_order(5, r.order, 40)[:r.pairs_played]

@@ -3,12 +3,13 @@
 The worker asks Optuna for a batch (a CMA-ES population, or its share of one) and plays it as a race
 (`tuner.search.race`): every trial of the batch meets every opponent on the same seed pairs, in an order
 shuffled per batch (from the study's seed and the batch's first trial number: every batch starts on other
-pairs; an opponent with a share below 1 on that share of them). A trial's games of the first block start on the
-`--jobs` threads as soon as it is asked, so the threads play while Optuna samples and writes the next trials;
-each later block is one call to the game runner for all the batch's surviving trials. After each block every surviving
-trial reports its score so far (step = seed pairs played): a few intermediate values per trial, not one per
-pair. Those reports and the records of the trials a block dropped are written while the next block plays: the
-storage's work overlaps the games (with one thread, it comes before them).
+pairs; an opponent with a share below 1 on that share of them). With `--jobs` 2 or more, a trial's games of the
+first block start on the threads as soon as it is asked, so the threads play while Optuna samples and writes
+the next trials; each later block is one call to the game runner for all the batch's surviving trials (with one
+thread, the first block too). After each block every surviving trial reports its score so far (step = seed
+pairs played): a few intermediate values per trial, not one per pair. Those reports and the records of the
+trials a block dropped are written while the next block plays: the storage's work overlaps the games (with one
+thread, it comes before them).
 
 At the end each trial is told: a trial that played every pair is COMPLETE with its score; a trial the race
 dropped is PRUNED, its last intermediate value (at step `pairs`) the race's estimate of its full result, which
@@ -131,7 +132,9 @@ class BatchPlayer:
                 trials.append(trial)
                 params.append(values)
                 bots.append(self.bot_of(values, f"trial {trial.number}"))
-                started.append(self._start_block(bots, opponents, [len(bots) - 1], order, race.met, *race.blocks[0]))
+                if self.runner.jobs > 1:  # with one thread nothing plays meanwhile: the block is one call
+                    started.append(self._start_block(bots, opponents, [len(bots) - 1], order, race.met,
+                                                     *race.blocks[0]))
         except BaseException:
             for block in started:
                 block.pending.cancel()
