@@ -8,11 +8,12 @@ the engine plays the study's own mix of games with the same --jobs (threads): th
 against every opponent of the pool (a `hall-of-fame:K` entry counts as K more copies of the tuned bot), each on
 its share of the pairs (`opponent_shares`), with no study around it. A pool with slow opponents (`search:N`)
 is slower than heuristic self-play, so the study's share is taken against that mix; heuristic self-play (`tuner
-bench --bot heuristic`) is printed beside it. Prints the figures, the ratios, the study's trials and storage
-bytes per trial, and the ratio of games/s between the --jobs values, beside the engine's, heuristic self-play's
-and the machine's own (as many independent processes of pure Python at once: a shared VM's second core may give
-far less than 2x). `--rounds N` repeats the sweep N times, alternating, and prints the medians (of the ratios
-within each round): a shared machine's second core comes and goes.
+bench --bot heuristic`) is printed beside it. Prints the figures, the ratios, the study's trials, the share of
+its threads' time spent in games and its storage bytes per trial, and the ratio of games/s between the --jobs
+values, beside the engine's, heuristic self-play's and the machine's own (as many independent processes of pure
+Python at once: a shared VM's second core may give far less than 2x). `--rounds N` repeats the sweep N times,
+alternating, and prints the medians (of the ratios within each round): a shared machine's second core comes
+and goes.
 """
 from __future__ import annotations
 
@@ -48,14 +49,15 @@ def study_run(study: Path, jobs: int, timeout: float) -> dict:
         for sibling in study.parent.glob("*.json"):  # parameter files a pool may name
             shutil.copy(sibling, Path(folder) / sibling.name)
         out = tuner("tune", str(copy), "--no-progress", "--timeout", str(timeout), "--jobs", str(jobs))
-        done = re.search(r"^done: (\d+) trials \((\d+) pruned\) in (\d+)s, ([\d,]+) games \(([\d,]+) games/s\)", out,
-                         re.M)
+        done = re.search(r"^done: (\d+) trials \((\d+) pruned\) in (\d+)s, ([\d,]+) games \(([\d,]+) games/s; "
+                         r"games on (\d+)% of the threads' time\)", out, re.M)
         storage = sum(p.stat().st_size for p in Path(folder).iterdir()
                       if p.is_file() and p.name.startswith(study.stem) and p.suffix not in (".toml", ".tuner-lock"))
         trials = int(done.group(1))
         return {"trials": trials, "pruned": int(done.group(2)), "seconds": int(done.group(3)),
                 "games": int(done.group(4).replace(",", "")), "games_per_s": int(done.group(5).replace(",", "")),
-                "storage_bytes": storage, "bytes_per_trial": round(storage / max(1, trials))}
+                "busy": int(done.group(6)) / 100, "storage_bytes": storage,
+                "bytes_per_trial": round(storage / max(1, trials))}
 
 
 def pool_run(study: Path, jobs: int, pairs: int) -> dict:
@@ -108,10 +110,11 @@ def measure(args, jobs: int) -> dict:
     pool = pool_run(args.study, jobs, args.pool_pairs)
     bench = bench_run(jobs, args.bench_games)
     row = {"jobs": jobs, "study": study["games_per_s"], "engine": pool["games_per_s"],
-           "self_play": bench["games_per_sec"], "machine": machine_run(jobs)}
+           "self_play": bench["games_per_sec"], "machine": machine_run(jobs), "busy": study["busy"]}
     print(f"--jobs {jobs}: study {study['games_per_s']:,} games/s ({study['trials']} trials, {study['pruned']} "
-          f"pruned, {study['games']:,} games in {study['seconds']} s, {study['bytes_per_trial']:,} bytes of "
-          f"storage a trial); the engine on the pool's games {pool['games_per_s']:,.0f} games/s "
+          f"pruned, {study['games']:,} games in {study['seconds']} s, games on {study['busy']:.0%} of the threads' "
+          f"time, {study['bytes_per_trial']:,} bytes of storage a trial); the engine on the pool's games "
+          f"{pool['games_per_s']:,.0f} games/s "
           f"({pool['games']:,} games); study / engine {row['study'] / row['engine']:.2f}; heuristic self-play "
           f"{bench['games_per_sec']:,.0f} games/s (study / self-play {row['study'] / row['self_play']:.2f})",
           flush=True)
@@ -139,7 +142,8 @@ def main() -> int:
             share = [row[k]["study"] / row[k]["engine"] for row in rounds]
             self_play = [row[k]["study"] / row[k]["self_play"] for row in rounds]
             print(f"--jobs {jobs}: study {np.median([row[k]['study'] for row in rounds]):,.0f} games/s; "
-                  f"study / engine {np.median(share):.2f}; study / self-play {np.median(self_play):.2f}")
+                  f"study / engine {np.median(share):.2f}; study / self-play {np.median(self_play):.2f}; games on "
+                  f"{np.median([row[k]['busy'] for row in rounds]):.0%} of the threads' time")
     for k, jobs in enumerate(args.jobs[1:], start=1):
         study = [row[k]["study"] / row[0]["study"] for row in rounds]
         engine = [row[k]["engine"] / row[0]["engine"] for row in rounds]

@@ -1,6 +1,7 @@
 """`tuner tune`: real studies on a real journal file, resumed, interrupted, reproduced; bots from studies."""
 import json
 import math
+import re
 import signal
 import subprocess
 import sys
@@ -88,7 +89,9 @@ def test_each_trial_s_record_is_its_own_games_replayed_on_its_race_s_seeds(tmp_p
 
     names = ["heuristic", "greedy"]
     path = write_study(tmp_path, trials=9, pairs=40, opponents=names)
-    tune(path, "--jobs", "2")
+    done = tune(path, "--jobs", "2").stdout
+    busy = re.search(r"games/s; games on (\d+)% of the threads' time\)", done)
+    assert busy and 0 < int(busy.group(1)) <= 100, done  # the threads' time in games, as the engine measured it
     config = read_study_file(path)
     opponents = [study_bot(config, name) for name in names]
     seeds = np.array(game_seeds(5, 40, "search"))

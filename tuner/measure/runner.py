@@ -12,6 +12,7 @@ game is a function of its seed and sides, and each thread plays on its own copy 
 from __future__ import annotations
 
 import queue
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Optional
@@ -54,11 +55,13 @@ class UnitResults:
     disqualifications: list = field(default_factory=list)  # Disqualification, in unit order
 
 
-def _engine_share(free_seats: queue.SimpleQueue, seeds, first, second, league: int) -> np.ndarray:
-    """Margins of a share of compiled games, played on a copy of the seats no other thread is using."""
+def _engine_share(free_seats: queue.SimpleQueue, seeds, first, second, league: int) -> tuple[np.ndarray, float]:
+    """Margins of a share of compiled games, played on a copy of the seats no other thread is using, and the
+    seconds they took."""
     seats = free_seats.get()
+    start = time.perf_counter()
     try:
-        return pairing_margins(seeds, league, seats, first, second)
+        return pairing_margins(seeds, league, seats, first, second), time.perf_counter() - start
     finally:
         free_seats.put(seats)
 
@@ -99,6 +102,7 @@ class GameRunner:
         self.pool = ProcessPool(self.jobs)
         self.threads = ThreadPool(self.jobs)
         self.games_played = 0
+        self.game_seconds = 0.0  # the threads' time in compiled games (with one thread, the calling thread's)
 
     def warm_up(self) -> None:
         """Compile (or load from the cache) the arena before the first games are timed."""
@@ -183,7 +187,8 @@ class PendingUnits:
         if self.started is not None:
             played = runner.threads.results(self.started, meanwhile)
             meanwhile = None
-            for share, result in zip(self.shares, played):
+            for share, (result, seconds) in zip(self.shares, played):
+                runner.game_seconds += seconds
                 pairs = result.reshape(-1, 2)  # each game's margin from its player 0's side
                 margins[self.engine_units[share], 0] = pairs[:, 0]
                 margins[self.engine_units[share], 1] = -pairs[:, 1]

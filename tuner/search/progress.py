@@ -18,6 +18,7 @@ class Progress:
         self.runner = runner
         self.start = time.monotonic()
         self.games_at_start = runner.games_played
+        self.game_seconds_at_start = runner.game_seconds
         self.done = 0
         self.pruned = 0
         self.best = best
@@ -40,6 +41,12 @@ class Progress:
 
     def games_per_second(self) -> float:
         return self.games / self.seconds if self.seconds > 0 else 0.0
+
+    def threads_busy(self) -> float:
+        """The share of the `--jobs` threads' time spent in compiled games: what the tuner's own work (Optuna,
+        the race, the storage) and the threads' waits leave to the engine."""
+        available = self.seconds * self.runner.jobs
+        return (self.runner.game_seconds - self.game_seconds_at_start) / available if available > 0 else 0.0
 
     def status(self) -> str:
         best = f"{self.best:.1%} (trial {self.best_number})" if self.best is not None else "-"
