@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 
 from bots.export import ExportError, bot_source
+from bots.names import parse_bot
 from engine.players import TimeLimits
 from engine.referee import play_game
 from tuner.storage import artifact_file_name, upload_text
@@ -36,3 +37,11 @@ def upload_new_best(store, trial, bot, baseline, league: int, header: list, stud
     except Exception as error:  # a by-product: a program that cannot play a game is reported, not raised
         problems.append(f"its replay page could not be made ({type(error).__name__}: {error})".splitlines()[0])
     return problems
+
+
+def warm_up_replays(league: int, limits: TimeLimits) -> None:
+    """Compile (or load from the cache) what a new best's replay game runs: the referee's game with its records,
+    between in-engine bots. The first new best comes right after the study's first trial: compiled then, in a
+    fresh install, it would hold the search up for about half a minute, its progress frozen."""
+    greedy = parse_bot("greedy", league)
+    play_game(1, league, [greedy.player(), greedy.player()], limits)

@@ -30,7 +30,7 @@ from tuner.measure.gauntlet import Gauntlet
 from tuner.measure.probe import probe_program
 from tuner.measure.runner import GameRunner
 from tuner.measure.seeds import game_seeds
-from tuner.search.artifacts import upload_new_best
+from tuner.search.artifacts import upload_new_best, warm_up_replays
 from tuner.search.finals import choose, final_gauntlet
 from tuner.search.generation import BatchPlayer
 from tuner.search.interrupt import Interrupted, StopFlag
@@ -262,6 +262,7 @@ def run_tune(config: StudyConfig, trials: Optional[int] = None, timeout: Optiona
                 print(f"the study has its {config.trials} trials (raise 'trials', or pass --trials N to run more)")
         else:
             runner.warm_up()
+            warm_up_replays(config.league, limits)
             population = population_size(config, len(space))
 
             def bot_of(values: dict, name: str) -> Bot:
