@@ -218,6 +218,32 @@ def test_a_second_ctrl_c_cuts_the_games_but_never_a_storage_write_among_them():
             pytest.fail("the games started")
 
 
+def test_a_second_ctrl_c_held_while_trials_are_asked_stops_the_games_already_started():
+    """With two threads a batch's first games start while its next trials are asked, where a second Ctrl-C is
+    held: it cuts as the games are waited for, and the games not begun are cancelled, none left playing."""
+    from bots.names import parse_bot
+    from tuner.measure.runner import GameRunner
+    from tuner.search.generation import BatchPlayer, StartedBlock
+    from tuner.search.interrupt import StopFlag
+
+    flag = StopFlag(notify=lambda _: None)
+    flag._handle(signal.SIGINT, None)
+    flag._handle(signal.SIGINT, None)  # the second, while Optuna asked: held
+    runner = GameRunner(3, 2)
+    try:
+        n = 400
+        pending = runner.start_units([parse_bot("heuristic")], [parse_bot("search:4")], np.zeros(n, int),
+                                     np.zeros(n, int), np.arange(1, n + 1))
+        block = StartedBlock([0], np.arange(n), np.zeros(n, int), pending)
+        player = BatchPlayer(None, None, runner, flag, None, None, "")
+        with pytest.raises(KeyboardInterrupt):
+            player._end_blocks([block], [], np.zeros((1, n, 1, 2), int), [[]], None)
+        futures = pending.started.futures
+        assert all(f.done() for f in futures) and any(f.cancelled() for f in futures)
+    finally:
+        runner.close()
+
+
 @pytest.mark.parametrize("jobs", ["1", "2"])
 def test_ctrl_c_stops_cleanly_and_the_study_resumes(tmp_path, jobs):
     """Ctrl-C ends the running batch, whether one thread or two play its games."""

@@ -92,6 +92,12 @@ class StartedBlock:
     pending: PendingUnits
 
 
+def _cancel(started: list) -> None:
+    """Started blocks' games not begun cancelled, the running ones waited for."""
+    for block in started:
+        block.pending.cancel()
+
+
 class BatchPlayer:
     """Plays batches of trials for one worker: the race, the reports, the records and the tells."""
 
@@ -126,18 +132,21 @@ class BatchPlayer:
         margins = np.zeros((size, config.pairs, len(opponents), 2), dtype=np.int64)
         lost: list = [[] for _ in range(size)]
         trials, params, bots = [], [], []
-        started: list = []  # the first block: one start per trial, as it is asked
+        # The first block, one start per trial as it is asked, when threads can play meanwhile: with one thread,
+        # or games of programs (played by processes, when their results are asked for), the block is one call.
+        first_bot = self.bot_of(first_params, f"trial {first_trial.number}")
+        streamed = self.runner.jobs > 1 and first_bot.in_engine and all(o.bot.in_engine for o in opponents)
+        started: list = []
         try:
             for trial, values in itertools.chain([(first_trial, first_params)], batch):
                 trials.append(trial)
                 params.append(values)
-                bots.append(self.bot_of(values, f"trial {trial.number}"))
-                if self.runner.jobs > 1:  # with one thread nothing plays meanwhile: the block is one call
+                bots.append(self.bot_of(values, f"trial {trial.number}") if bots else first_bot)
+                if streamed:
                     started.append(self._start_block(bots, opponents, [len(bots) - 1], order, race.met,
                                                      *race.blocks[0]))
         except BaseException:
-            for block in started:
-                block.pending.cancel()
+            _cancel(started)
             raise
         records: dict = {}  # candidate -> its TrialRecord, made when it is dropped or the race ends
         writes: list = []  # storage writes that need not wait: done while the next block's games play
@@ -156,8 +165,7 @@ class BatchPlayer:
         for start, stop in race.blocks:
             alive = race.alive
             started = started or [self._start_block(bots, opponents, alive, order, race.met, start, stop)]
-            with self.stop.interruptible():
-                self._end_blocks(started, opponents, margins, lost, write_pending)
+            self._end_blocks(started, opponents, margins, lost, write_pending)
             started = []
             write_pending()
             for c in alive:
@@ -182,24 +190,24 @@ class BatchPlayer:
                                           np.tile(opponent_of, len(alive)), seeds)
         return StartedBlock(alive, position_of, opponent_of, pending)
 
-    @staticmethod
-    def _end_blocks(started: list, opponents, margins, lost, meanwhile) -> None:
-        """The started blocks' results in `margins` and `lost`; `meanwhile()` runs while their games play. On an
-        error or Ctrl-C, the games not begun are cancelled."""
+    def _end_blocks(self, started: list, opponents, margins, lost, meanwhile) -> None:
+        """The started blocks' results in `margins` and `lost`; `meanwhile()` runs while their games play, which a
+        second Ctrl-C may cut (a second one held since the blocks started cuts at once). On an error or Ctrl-C,
+        the games not begun are cancelled and the running ones waited for."""
         try:
-            for block in started:
-                played = block.pending.result(meanwhile)
-                meanwhile = None
-                n = len(block.position_of)
-                results = played.margins.reshape(len(block.alive), n, 2)
-                for i, c in enumerate(block.alive):
-                    margins[c, block.position_of, block.opponent_of] = results[i]
-                for d in played.disqualifications:
-                    c, unit = divmod(d.unit, n)
-                    lost[block.alive[c]].append((opponents[block.opponent_of[unit]].name, d))
+            with self.stop.interruptible():
+                for block in started:
+                    played = block.pending.result(meanwhile)
+                    meanwhile = None
+                    n = len(block.position_of)
+                    results = played.margins.reshape(len(block.alive), n, 2)
+                    for i, c in enumerate(block.alive):
+                        margins[c, block.position_of, block.opponent_of] = results[i]
+                    for d in played.disqualifications:
+                        c, unit = divmod(d.unit, n)
+                        lost[block.alive[c]].append((opponents[block.opponent_of[unit]].name, d))
         except BaseException:
-            for block in started:
-                block.pending.cancel()
+            _cancel(started)
             raise
 
     @staticmethod

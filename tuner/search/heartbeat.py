@@ -6,9 +6,10 @@ records one for each running trial of its batch every `interval` seconds, throug
 trial whose worker stops beating (killed, a lost machine) is failed by another worker after the grace period
 and run again (`tuner.storage.retry`).
 
-The first beat is at once, as soon as the batch's last trial is asked (its first trials' games have started).
-Without it the stale-trial checks would judge a young trial by its start time alone, written by its worker's
-clock: another machine whose clock or time zone differs by more than the grace period would take it for dead.
+The first beat is at once, as soon as the batch's last trial is asked (its first trials' games have started)
+and before the worker releases the study lock. Without it the stale-trial checks would judge a young trial by
+its start time alone, written by its worker's clock: another machine whose clock or time zone differs by more
+than the grace period would take it for dead.
 """
 from __future__ import annotations
 
@@ -28,17 +29,21 @@ class Heartbeats:
         self._thread = threading.Thread(target=self._beat, name="tuner-heartbeat", daemon=True)
 
     def _beat(self) -> None:
-        while True:
-            for trial in self.ids:
-                self.storage.record_heartbeat(trial)
-            if self._stop.wait(self.interval):
-                return
+        while not self._stop.wait(self.interval):
+            self._beat_once()
 
     def start(self, trials: list) -> None:
-        """Beat for `trials` from now on, the first time at once."""
+        """Beat for `trials` from now on: the first time here, before this returns (the worker releases the study
+        lock after it, so no other worker judges a trial by its start time alone), then every `interval` seconds
+        from a thread."""
         self.ids = [trial_id(t) for t in trials]
         if hasattr(self.storage, "record_heartbeat") and self.storage.get_heartbeat_interval() is not None:
+            self._beat_once()
             self._thread.start()
+
+    def _beat_once(self) -> None:
+        for trial in self.ids:
+            self.storage.record_heartbeat(trial)
 
     def __enter__(self) -> Heartbeats:
         return self

@@ -173,20 +173,22 @@ class WorkerLoop:
 
     def _play_batch(self, asked: Iterator, size: int, release: Callable[[], None]) -> None:
         """Play a batch of `size` trials whose first games start while the next trials are asked (`asked`): once the
-        last one is asked, the study lock is released (`release`) and the batch's heartbeats start."""
+        last one is asked, the batch's heartbeats start and the study lock is released (`release`)."""
         beats = Heartbeats(self.storage, self.heartbeat_interval)
 
         def batch() -> Iterator:
-            for trial in asked:
-                self.running.append(trial)
-                yield trial, self.full_params(trial.params)
+            with contextlib.closing(asked):  # a batch that fails midway leaves no ask suspended
+                for trial in asked:
+                    self.running.append(trial)
+                    yield trial, self.full_params(trial.params)
+            beats.start(self.running)  # every trial has beaten once before another worker may judge it
             release()
-            beats.start(self.running)
 
+        trials = batch()
         try:
             # The batch's tells are forced to disk together, at its end.
-            with beats, synced_once(self.storage):
-                outcomes = self.player.play(self.study, batch(), size)
+            with contextlib.closing(trials), beats, synced_once(self.storage):
+                outcomes = self.player.play(self.study, trials, size)
         except UpdateFinishedTrialError:
             # Another worker failed this batch's trials (no heartbeat within the grace period: a machine that
             # slept, a stalled process) and has enqueued them again: carry on with the next batch.
