@@ -117,8 +117,8 @@ class BatchPlayer:
 
     def play(self, study, batch: Iterable, size: int) -> list:
         """Race a batch of `size` trials, given as (trial, its full parameter set) as they are asked (`batch`), and
-        tell each; [TrialOutcome]. A trial's first block of games starts as soon as it is given: the threads play
-        while the next trials are asked."""
+        tell each; [TrialOutcome]. With threads and in-engine bots, a trial's first block of games starts as soon
+        as it is given: the threads play while the next trials are asked."""
         config = self.config
         multi = config.multi_objective
         batch = iter(batch)
