@@ -8,7 +8,7 @@ exactly 0 or 1 are pulled in by half a game so that the Elo figure stays finite.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -80,8 +80,15 @@ def tally(margins) -> Tally:
         half = Z95 * sd / math.sqrt(games)
     else:
         half = float("inf")
-    return Tally(games, wins, draws, games - wins - draws, rate, (low, high), elo_difference(rate, games),
-                 (elo_difference(low, games), elo_difference(high, games)), mean, (mean - half, mean + half))
+    return Tally(games, wins, draws, games - wins - draws, **_rated(rate, (low, high), games), mean_margin=mean,
+                 margin_ci=(mean - half, mean + half))
+
+
+def _rated(rate: float, interval: tuple, games: int) -> dict:
+    """A Tally's win rate, its interval, and the Elo difference of each."""
+    low, high = interval
+    return {"win_rate": rate, "win_rate_ci": (low, high), "elo": elo_difference(rate, games),
+            "elo_ci": (elo_difference(low, games), elo_difference(high, games))}
 
 
 def opponent_mean(pooled: Tally, per_opponent: list) -> Tally:
@@ -92,7 +99,4 @@ def opponent_mean(pooled: Tally, per_opponent: list) -> Tally:
     games = np.array([max(1, t.games) for t in per_opponent])
     rate = float(rates.mean())
     half = Z95 * math.sqrt(float(np.sum(rates * (1 - rates) / games))) / len(rates)
-    low, high = max(0.0, rate - half), min(1.0, rate + half)
-    n = pooled.games
-    return Tally(n, pooled.wins, pooled.draws, pooled.losses, rate, (low, high), elo_difference(rate, n),
-                 (elo_difference(low, n), elo_difference(high, n)), pooled.mean_margin, pooled.margin_ci)
+    return replace(pooled, **_rated(rate, (max(0.0, rate - half), min(1.0, rate + half)), pooled.games))
