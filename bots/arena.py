@@ -14,14 +14,14 @@ from bots.dispatch import decide
 from bots.seat import start_seat
 from engine import rules
 from engine.javarandom import seed_state
-from engine.jit import kernel, popcount
+from engine.jit import hot, kernel, popcount
 from engine.maps import generate_map
 from engine.records import new_map_array, new_state_array
 
 DRAW = 2
 
 
-@kernel
+@hot
 def play_game(mp, s, seed, league, seat0, seat1):
     """Play one whole game between the bots in seat0 (player 0) and seat1 (player 1), in the records mp and s.
     Returns (final score 0, final score 1, simultaneous turns, bot decisions)."""
@@ -51,45 +51,49 @@ def play_game(mp, s, seed, league, seat0, seat1):
     return final0, final1, n_turns, n_decisions
 
 
-@kernel
-def play_games(seeds, league, seats, swapped, mp_array, s_array, score, winner, turns, decisions, sun, trees):
-    """Play one game per seed. Seat 0 is player 0 unless `swapped[g]`. Outputs are indexed by player and written
-    into the given arrays: final `score` (n, 2), `winner` (0, 1 or 2 = draw), `turns` (simultaneous turns),
-    `decisions` (bot moves, both players), `sun` and `trees` (n, 2) at the end."""
-    mp = mp_array[0]
-    s = s_array[0]
-    for g in range(seeds.shape[0]):
-        first = 1 if swapped[g] else 0
-        final0, final1, n_turns, n_decisions = play_game(mp, s, seeds[g], league, seats[first], seats[1 - first])
-        score[g, 0] = final0
-        score[g, 1] = final1
-        winner[g] = 0 if final0 > final1 else (1 if final1 > final0 else DRAW)
-        turns[g] = n_turns
-        decisions[g] = n_decisions
-        sun[g, 0] = s.sun[0]
-        sun[g, 1] = s.sun[1]
-        trees[g, 0] = popcount(s.mine[0])
-        trees[g, 1] = popcount(s.mine[1])
+# The columns of `play_pairings`'s results, indexed by player (0: the side that moved first, not a seat).
+SCORE0, SCORE1, TURNS, DECISIONS, SUN0, SUN1, TREES0, TREES1 = range(8)
+RESULT_COLUMNS = 8
 
 
 @kernel
-def play_pairings(seeds, league, seats, first, second, mp_array, s_array, margin):
-    """Game g: seats[first[g]] as player 0 against seats[second[g]] as player 1, on seeds[g]. Writes each game's
-    margin from the first seat's side (its final score minus the other's) into `margin`."""
+def play_pairings(seeds, league, seats, first, second, mp_array, s_array, results):
+    """Game g: seats[first[g]] as player 0 against seats[second[g]] as player 1, on seeds[g]. Writes row g of
+    `results` (games x RESULT_COLUMNS): the final scores, the simultaneous turns, the bot decisions (both
+    players), and each player's sun and trees at the end."""
     mp = mp_array[0]
     s = s_array[0]
     for g in range(seeds.shape[0]):
-        final0, final1, _, _ = play_game(mp, s, seeds[g], league, seats[first[g]], seats[second[g]])
-        margin[g] = final0 - final1
+        final0, final1, n_turns, n_decisions = play_game(mp, s, seeds[g], league, seats[first[g]], seats[second[g]])
+        results[g, SCORE0] = final0
+        results[g, SCORE1] = final1
+        results[g, TURNS] = n_turns
+        results[g, DECISIONS] = n_decisions
+        results[g, SUN0] = s.sun[0]
+        results[g, SUN1] = s.sun[1]
+        results[g, TREES0] = popcount(s.mine[0])
+        results[g, TREES1] = popcount(s.mine[1])
+
+
+def play_results(seeds, league: int, seats: np.ndarray, first, second) -> np.ndarray:
+    """`play_pairings`'s results (int64 arrays in, a fresh games x RESULT_COLUMNS array out)."""
+    seeds = np.ascontiguousarray(seeds, dtype=np.int64)
+    results = np.zeros((seeds.shape[0], RESULT_COLUMNS), dtype=np.int64)
+    play_pairings(seeds, league, seats, np.ascontiguousarray(first, dtype=np.int64),
+                  np.ascontiguousarray(second, dtype=np.int64), new_map_array(), new_state_array(), results)
+    return results
 
 
 def pairing_margins(seeds, league: int, seats: np.ndarray, first, second) -> np.ndarray:
-    """Margins of `play_pairings` (int64 arrays in, a fresh int64 array out)."""
-    seeds = np.ascontiguousarray(seeds, dtype=np.int64)
-    margin = np.zeros(seeds.shape[0], dtype=np.int64)
-    play_pairings(seeds, league, seats, np.ascontiguousarray(first, dtype=np.int64),
-                  np.ascontiguousarray(second, dtype=np.int64), new_map_array(), new_state_array(), margin)
-    return margin
+    """Each game's margin from the first seat's side: its final score minus the other's."""
+    results = play_results(seeds, league, seats, first, second)
+    return results[:, SCORE0] - results[:, SCORE1]
+
+
+def winners(results: np.ndarray) -> np.ndarray:
+    """0 or 1 for the player that won each game, DRAW for a draw."""
+    score0, score1 = results[:, SCORE0], results[:, SCORE1]
+    return np.where(score0 > score1, 0, np.where(score1 > score0, 1, DRAW))
 
 
 @dataclass
@@ -107,13 +111,13 @@ class BatchResult:
 
 
 def play_batch(seeds, league: int, seats: np.ndarray, swapped=None) -> BatchResult:
-    """Play `seeds` (int64) in league `league` between `seats` (a 2-seat array); see `play_games`."""
+    """Play `seeds` (int64) in league `league` between `seats` (a 2-seat array): seat 0 is player 0 unless
+    `swapped[g]`."""
     seeds = np.ascontiguousarray(seeds, dtype=np.int64)
     n = seeds.shape[0]
     swapped = np.zeros(n, dtype=np.bool_) if swapped is None else np.ascontiguousarray(swapped, dtype=np.bool_)
-    result = BatchResult(seeds, swapped, np.zeros((n, 2), np.int64), np.zeros(n, np.int64), np.zeros(n, np.int64),
-                         np.zeros(n, np.int64), np.zeros((n, 2), np.int64), np.zeros((n, 2), np.int64))
-    play_games(seeds, league, seats.copy(), swapped, new_map_array(), new_state_array(), result.score, result.winner,
-               result.turns, result.decisions,
-               result.sun, result.trees)
-    return result
+    first = swapped.astype(np.int64)
+    results = play_results(seeds, league, seats.copy(), first, 1 - first)
+    return BatchResult(seeds, swapped, results[:, SCORE0:SCORE1 + 1].copy(), winners(results),
+                       results[:, TURNS].copy(), results[:, DECISIONS].copy(), results[:, SUN0:SUN1 + 1].copy(),
+                       results[:, TREES0:TREES1 + 1].copy())

@@ -13,12 +13,12 @@ from bots.seeder.policy import seeder_move
 from bots.sunrate.policy import sunrate_move
 from bots.wait.policy import wait_move
 from engine import rules
-from engine.jit import hot, kernel
+from engine.jit import kernel
 
 
-@hot
+@kernel
 def decide(mp, s, p, seat):
-    """The move (kind, a, b) of the bot in `seat` playing as player p."""
+    """The move (kind, a, b) of the bot in `seat` playing as player p (compiled code, or Python with records)."""
     kind = seat.kind
     if kind == 0:  # greedy
         return greedy_seat(mp, s, p, seat)
@@ -37,12 +37,6 @@ def decide(mp, s, p, seat):
     if kind == 7:  # search
         return search_move(mp, s, p, seat)
     return rules.WAIT, 0, 0
-
-
-@kernel
-def decide_once(mp, s, p, seat):
-    """`decide` for callers in Python."""
-    return decide(mp, s, p, seat)
 
 
 @kernel

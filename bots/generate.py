@@ -25,18 +25,12 @@ from __future__ import annotations
 
 BODY = '''
 
-@hot
+@kernel
 def decide(mp, s, p, seat):
-    """The move (kind, a, b) of the bot in `seat` playing as player p."""
+    """The move (kind, a, b) of the bot in `seat` playing as player p (compiled code, or Python with records)."""
     kind = seat.kind
 {branches}
     return rules.WAIT, 0, 0
-
-
-@kernel
-def decide_once(mp, s, p, seat):
-    """`decide` for callers in Python."""
-    return decide(mp, s, p, seat)
 
 
 @kernel
@@ -48,7 +42,7 @@ def decide_in(maps, states, p, seats):
 
 
 def dispatch_source() -> str:
-    imports = {"from engine import rules", "from engine.jit import hot, kernel"}
+    imports = {"from engine import rules", "from engine.jit import kernel"}
     branches = []
     for kind, name in enumerate(REGISTERED):
         policy = plugin(name).policy.py_func

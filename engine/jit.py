@@ -1,7 +1,15 @@
 """Compilation helpers shared by the game kernel and the bot policies.
 
-`hot` marks a function of the hot path: compiled by Numba, cached on disk and inlined into its callers.
-`kernel` marks an entry point called from Python: compiled and cached, not inlined.
+`hot` marks a small function of the hot path: compiled once for each signature it is called with and inlined by
+LLVM into its compiled callers (Numba's `forceinline`), so it costs no call at run time, and no second typing
+at compile time as an inlining of Numba's own IR would (once per call site).
+`kernel` marks a larger unit (a bot's policy, a playout, an entry point called from Python): compiled once per
+signature and called, not inlined, so that each caller links the compiled code instead of compiling it again.
+
+Both are typed without literal arguments: a call `policy(mp, s, 0, seat)` compiles the policy for an int64
+player, where Numba by default compiles one copy for the constant 0 and another for 1.
+
+Compiled code is cached on disk, one folder per module and content (`engine.cache`).
 
 The bit helpers `popcount` and `lowest_bit` are LLVM intrinsics inside compiled code. Policy code that is
 also exported as plain Python (see `bots/export.py`) calls them by these names; the exported file defines
@@ -9,33 +17,36 @@ pure-Python versions instead.
 """
 from __future__ import annotations
 
-import os
-from pathlib import Path
-
 import numba
 from llvmlite import ir
 from numba import types
 from numba.extending import intrinsic
 
-from engine.sources import source_digest
+from engine import cache
+
+cache.install()
+numba.config.CACHE_DIR = str(cache.cache_root())
 
 
-def cache_directory() -> Path:
-    base = os.environ.get("NUMBA_CACHE_DIR") or os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
-    return Path(base) / "photosynthesis-tuner" / source_digest()
+def typed_without_literals(dispatcher):
+    """Resolve calls from compiled code with the arguments' general types (int64, not Literal[int](0))."""
+    resolve = dispatcher.get_call_template
 
+    def get_call_template(args, kws):
+        return resolve(tuple(types.unliteral(a) for a in args), {k: types.unliteral(v) for k, v in kws.items()})
 
-numba.config.CACHE_DIR = str(cache_directory())
+    dispatcher.get_call_template = get_call_template
+    return dispatcher
 
 
 def hot(function):
-    """Compile a small hot-path function, inlined into every compiled caller."""
-    return numba.njit(cache=True, inline="always", nogil=True)(function)
+    """Compile a small hot-path function, inlined (by LLVM) into every compiled caller."""
+    return typed_without_literals(numba.njit(cache=True, nogil=True, forceinline=True)(function))
 
 
 def kernel(function):
-    """Compile a hot-path entry point (called from Python or from several compiled callers)."""
-    return numba.njit(cache=True, nogil=True)(function)
+    """Compile a hot-path unit: called from Python or from compiled callers, compiled once per signature."""
+    return typed_without_literals(numba.njit(cache=True, nogil=True)(function))
 
 
 @intrinsic

@@ -6,7 +6,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from bots.dispatch import decide_once
+from bots.dispatch import decide
 from bots.seat import start_seat
 from engine import rules
 from engine.javarandom import seed_state
@@ -37,7 +37,7 @@ def play_checked(seed: int, league: int, seats) -> CheckedGame:
             if s["waiting"][p]:
                 moves.append((rules.WAIT, 0, 0))
                 continue
-            kind, a, b = (int(v) for v in decide_once(mp, s, p, seats[p][0]))
+            kind, a, b = (int(v) for v in decide(mp, s, p, seats[p][0]))
             count = int(rules.legal_moves(mp, s, p, legal)[0])
             where = (seed, league, int(s["day"]), p, (kind, a, b))
             assert int(rules.encode_move(kind, a, b)) in set(legal[:count].tolist()), where

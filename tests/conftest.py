@@ -33,6 +33,15 @@ def run_tuner(*args: str, cwd=None, timeout: float = 600, env=None) -> subproces
 
 
 @pytest.fixture(autouse=True, scope="session")
+def compiled_engine():
+    """The engine compiled (or found in the cache) once for the session, on every core, before any test plays:
+    the commands the tests start, and the copies of the project some of them make, find it in the cache."""
+    from bots.warmup import compile_engine
+
+    compile_engine()
+
+
+@pytest.fixture(autouse=True, scope="session")
 def snapshot_cache(tmp_path_factory):
     """Journal snapshots (a cache, tuner.storage.snapshots) go to the session's directory, not ~/.cache; the
     commands the tests start inherit it."""

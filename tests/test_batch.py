@@ -69,27 +69,3 @@ def test_random_bot_is_reproducible_and_depends_on_its_seed():
     c = play_batch(np.arange(1, 40), 3, seats_for("random:8", "random:2"))
     assert a.score.tolist() == b.score.tolist()
     assert a.score.tolist() != c.score.tolist()
-
-
-def test_the_compile_cache_is_keyed_to_every_compiled_source(tmp_path, monkeypatch):
-    """Editing any engine or bot file must invalidate the kernels that inline it; an exported bot (bots/tuned/)
-    is not compiled, wherever the checkout lives (here under a folder that is also named `tuned`)."""
-    import shutil
-
-    from engine import jit, sources
-
-    checkout = tmp_path / "tuned" / "checkout"
-    for package in sources.COMPILED_PACKAGES:
-        shutil.copytree(sources.PACKAGE_ROOT / package, checkout / package,
-                        ignore=shutil.ignore_patterns("__pycache__", "*.py[cod]"))
-    monkeypatch.setattr(sources, "PACKAGE_ROOT", checkout)
-    before = sources.source_digest()
-    (checkout / "bots" / "tuned" / "exported.py").write_text("print('WAIT')\n")
-    (checkout / "bots" / "examples" / "mine.py").write_text("print('WAIT')\n")
-    assert sources.source_digest() == before
-    policy = checkout / "bots" / "heuristic" / "policy.py"
-    policy.write_text(policy.read_text() + "\n# an edit\n")
-    after = sources.source_digest()
-    assert before != after
-    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "cache"))
-    assert jit.cache_directory() == tmp_path / "cache" / "photosynthesis-tuner" / after

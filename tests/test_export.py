@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-from bots.dispatch import decide_once
+from bots.dispatch import decide
 from bots.export import CODINGAME_LIMIT, export_bot
 from bots.names import parse_bot
 from engine.game import Game
@@ -28,7 +28,7 @@ def load_exported(path, name="exported_bot"):
 
 def engine_answer(bot, game, p):
     seat = bot.seat.copy()
-    return format_move(*(int(v) for v in decide_once(game.map, game.state, p, seat[0])))
+    return format_move(*(int(v) for v in decide(game.map, game.state, p, seat[0])))
 
 
 def compare_on_recorded_games(bot_name, exported, files):

@@ -4,7 +4,7 @@ import random
 
 import pytest
 
-from bots.dispatch import decide_once
+from bots.dispatch import decide
 from bots.names import parse_bot
 from engine import rules
 from engine.game import Game
@@ -94,7 +94,7 @@ def test_exported_bot_on_ten_thousand_random_legal_positions(exported):
             assert code == rules.OK, (answer, lines)
             assert answer in lines, (answer, lines)  # it is one of the referee's possible moves
         seat = bots[game.league.number].seat.copy()
-        assert answer == format_move(*(int(v) for v in decide_once(game.map, game.state, 0, seat[0])))
+        assert answer == format_move(*(int(v) for v in decide(game.map, game.state, 0, seat[0])))
         kinds.add(command.kind)
         seen += 1
     assert seen == POSITIONS

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from bots.arena import DRAW, play_batch
-from bots.dispatch import decide_once
+from bots.dispatch import decide
 from bots.export import export_bot
 from bots.heuristic.schema import SCHEMA
 from bots.names import BotSpecError, bot_with_params, parse_bot
@@ -180,7 +180,7 @@ def test_exported_heuristic_decides_as_the_compiled_policy(tmp_path):
         def ask(p, lines):
             nonlocal compared
             seat = (bot if p == g % 2 else greedy).seat.copy()
-            answer = format_move(*(int(v) for v in decide_once(game.map, game.state, p, seat[0])))
+            answer = format_move(*(int(v) for v in decide(game.map, game.state, p, seat[0])))
             if p == g % 2:
                 assert exported.choose(mp, exported.State(lines)) == answer, (league, g, game.frame)
                 compared += 1

@@ -1,8 +1,9 @@
 """A bot is a plug-in: adding one touches its own folder and one registration line, then the generated dispatch.
 
 In a copy of the project a toy bot (always the first legal move, with one parameter) is added; after `python -m
-bots.generate` it plays in the compiled arena, through the referee, as a bot name with parameters, in `tuner
-params`, and exports as a standalone file - and nothing else of the project was edited."""
+bots.generate` it compiles alone (the copy shares the project's compile cache), plays in the compiled arena,
+through the referee, as a bot name with parameters, in `tuner params`, and exports as a standalone file - and
+nothing else of the project was edited."""
 from __future__ import annotations
 
 import filecmp
@@ -65,7 +66,7 @@ def test_a_toy_bot_is_its_folder_and_one_registration_line(tmp_path):
     lines = registry.read_text().splitlines(keepends=True)
     end = lines.index(")\n", next(i for i, line in enumerate(lines) if line.startswith("REGISTERED = (")))
     registry.write_text("".join(lines[:end] + ['    "toy",\n'] + lines[end:]))
-    env = {**os.environ, "PYTHONPATH": str(copy), "NUMBA_CACHE_DIR": str(tmp_path / "cache")}
+    env = {**os.environ, "PYTHONPATH": str(copy)}
 
     def run(*args):
         return subprocess.run([sys.executable, *args], cwd=copy, env=env, capture_output=True, text=True, timeout=900)
@@ -74,6 +75,11 @@ def test_a_toy_bot_is_its_folder_and_one_registration_line(tmp_path):
     assert check.returncode == 1 and "out of date" in check.stderr
     assert run("-m", "bots.generate").returncode == 0
     assert "toy_move" in (copy / "bots" / "dispatch.py").read_text()
+    # The copy shares the project's compile cache: only the toy and what calls every policy compile again.
+    warm = run("-m", "bots.warmup")
+    assert warm.returncode == 0, warm.stderr
+    compiled = {line.split("  ")[-1] for line in warm.stdout.splitlines()[1:-1]}
+    assert compiled == {"toy's policy", "the dispatch", "the arena", "the referee's players"}
     played = run("-c", CHECK)
     assert played.returncode == 0, played.stderr
     assert '"deactivated": []' in played.stdout

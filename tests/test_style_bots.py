@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from bots.arena import play_batch
-from bots.dispatch import decide_once
+from bots.dispatch import decide
 from bots.export import export_bot
 from bots.names import BotSpecError, bot_with_params, parse_bot
 from bots.paramfile import ParamFile, write_param_file
@@ -199,7 +199,7 @@ def test_day_change_is_the_harvest_difference():
                         assert (own, opp) == (after_sun[owner] - before_sun[owner],
                                               after_sun[1 - owner] - before_sun[1 - owner]), (seed, c, k, m, o)
                         checked += 1
-            moves = [(rules.WAIT, 0, 0) if s["waiting"][p] else decide_once(mp, s, p, seats[p][0]) for p in range(2)]
+            moves = [(rules.WAIT, 0, 0) if s["waiting"][p] else decide(mp, s, p, seats[p][0]) for p in range(2)]
             rules.resolve_turn(mp, s, *moves[0], *moves[1])
             if s["waiting"][0] and s["waiting"][1]:
                 if rules.end_day(mp, s):
@@ -245,7 +245,7 @@ def test_exported_file_decides_as_the_engine_on_recorded_positions(bot, exported
         def ask(p, lines):
             nonlocal compared
             seat = engine_bot.seat.copy()
-            engine = format_move(*(int(v) for v in decide_once(game.map, game.state, p, seat[0])))
+            engine = format_move(*(int(v) for v in decide(game.map, game.state, p, seat[0])))
             assert module.choose(mp, module.State(lines)) == engine, (record_file.name, game.frame)
             compared += 1
             return record["output"][p]

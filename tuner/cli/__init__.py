@@ -14,7 +14,7 @@ import sys
 for _variable in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(_variable, "1")
 
-from tuner.cli.progress import announce_compile  # noqa: E402
+from tuner.cli.progress import compile_engine_first  # noqa: E402
 from tuner.errors import EXIT_INTERRUPTED, EXIT_USAGE, UserError  # noqa: E402
 from tuner.versions import package_version  # noqa: E402
 
@@ -52,7 +52,7 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     try:
         if args.command in PLAYING:
-            announce_compile()
+            compile_engine_first()
         return int(args.run(args) or 0)
     except UserError as error:
         print(f"tuner {args.command}: error: {error}", file=sys.stderr)

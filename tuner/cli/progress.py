@@ -1,7 +1,7 @@
 """Progress on a terminal, silence elsewhere: what every command that can take more than a few seconds shows.
 
 A bar (tqdm) on stderr when it is a terminal; nothing in pipes, files and CI, whose output stays the results.
-The first command that plays games on a new version of the sources compiles the engine (Numba): it says so.
+The first command that plays games on a new version of the sources compiles the engine (Numba): it shows that.
 """
 from __future__ import annotations
 
@@ -27,13 +27,29 @@ def games_bar(total: int, what: str) -> Iterator[Optional[callable]]:
         yield bar.update
 
 
-def announce_compile() -> None:
-    """Say that the engine compiles, once, when its compiled cache for these sources is empty (a terminal only)."""
-    if not on_terminal():
-        return
-    from engine.jit import cache_directory  # loaded here: it imports Numba, which `tuner --help` need not
+def compile_engine_first() -> None:
+    """Compile what the engine lacks for these sources before a command plays (`bots.warmup`): a bar on a
+    terminal, one line elsewhere, nothing when the cache has it all."""
+    from bots.warmup import CompileError, compile_engine  # loaded here: it imports Numba, which `tuner --help`
+    from tuner.errors import UserError  # need not
 
-    directory = cache_directory()
-    if not directory.is_dir() or not any(directory.glob("*.nbi")):
-        print(f"compiling the engine for these sources: once, about 1 to 2 minutes (cached in {directory})",
+    bar: list = []
+
+    def announce(pieces: int, processes: int):
+        if on_terminal():
+            bar.append(tqdm(total=pieces, desc="compiling the engine for these sources (once)", unit="piece",
+                            file=sys.stderr, leave=False, dynamic_ncols=True))
+            return lambda name: (bar[0].set_postfix_str(name, refresh=False), bar[0].update())
+        print(f"compiling the engine for these sources (once): {pieces} pieces on {processes} processes",
               file=sys.stderr, flush=True)
+        return lambda name: None
+
+    try:
+        seconds = compile_engine(announce=announce)
+    except CompileError as error:
+        raise UserError(str(error)) from None
+    finally:
+        if bar:
+            bar[0].close()
+    if seconds is not None and bar:
+        print(f"compiled the engine in {seconds:.0f} s (cached for these sources)", file=sys.stderr, flush=True)

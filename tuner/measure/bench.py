@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from bots.arena import play_games
+from bots.arena import DECISIONS, DRAW, RESULT_COLUMNS, SCORE0, SCORE1, TURNS, play_pairings, winners
 from bots.names import Bot, parse_bot
 from bots.seat import new_seat_array
 from engine.jit import kernel
@@ -43,14 +43,16 @@ def yardstick_check(result: dict) -> str:
 
 
 @kernel
-def fold_checksum(score, winner):
-    """h = h * 31 + x (mod 2^64) over score0, score1, winner of every game, in order."""
+def fold_checksum(results):
+    """h = h * 31 + x (mod 2^64) over score0, score1, winner (0, 1, 2 = draw) of every game, in order."""
     h = np.uint64(0)
     m = np.uint64(31)
-    for g in range(winner.shape[0]):
-        h = h * m + np.uint64(score[g, 0])
-        h = h * m + np.uint64(score[g, 1])
-        h = h * m + np.uint64(winner[g])
+    for g in range(results.shape[0]):
+        score0 = results[g, SCORE0]
+        score1 = results[g, SCORE1]
+        h = h * m + np.uint64(score0)
+        h = h * m + np.uint64(score1)
+        h = h * m + np.uint64(0 if score0 > score1 else (1 if score1 > score0 else DRAW))
     return h
 
 
@@ -85,27 +87,22 @@ class ChunkResult:
 
 
 def run_chunk(seats, first_seed: int, games: int, barrier=None) -> ChunkResult:
+    """Seeds first_seed.. (games of them), seat 0 as player 0, timed from the first map to the last fold."""
     seeds = np.arange(first_seed, first_seed + games, dtype=np.int64)
-    swapped = np.zeros(games, dtype=np.bool_)
-    score = np.zeros((games, 2), np.int64)
-    winner = np.zeros(games, np.int64)
-    turns = np.zeros(games, np.int64)
-    moves = np.zeros(games, np.int64)
-    sun = np.zeros((games, 2), np.int64)
-    trees = np.zeros((games, 2), np.int64)
+    first, second = np.zeros(games, np.int64), np.ones(games, np.int64)
+    results = np.zeros((games, RESULT_COLUMNS), np.int64)
     buffers = (new_map_array(), new_state_array())
     warm = slice(0, min(games, 4))  # load (or compile) both kernels before the clock starts
-    play_games(seeds[warm], 3, seats.copy(), swapped[warm], *buffers, score[warm], winner[warm], turns[warm],
-               moves[warm], sun[warm], trees[warm])
-    fold_checksum(score[warm], winner[warm])
+    play_pairings(seeds[warm], 3, seats.copy(), first[warm], second[warm], *buffers, results[warm])
+    fold_checksum(results[warm])
     if barrier is not None:
         barrier.wait()
     start = time.monotonic()
-    play_games(seeds, 3, seats.copy(), swapped, *buffers, score, winner, turns, moves, sun, trees)
-    checksum = int(fold_checksum(score, winner))
+    play_pairings(seeds, 3, seats.copy(), first, second, *buffers, results)
+    checksum = int(fold_checksum(results))
     end = time.monotonic()
-    return ChunkResult(start, end, checksum, games, int(turns.sum()), int(moves.sum()),
-                       np.bincount(winner, minlength=3).tolist())
+    return ChunkResult(start, end, checksum, games, int(results[:, TURNS].sum()), int(results[:, DECISIONS].sum()),
+                       np.bincount(winners(results), minlength=3).tolist())
 
 
 def run_bench(bot: str = "greedy", games: int = 300_000, jobs: int = 1) -> dict:
