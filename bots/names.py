@@ -4,6 +4,8 @@
     NAME:FILE.json            ... with a parameter file's values (bots with parameters)
     NAME:name=value,...       ... with some parameters changed from their defaults
     NAME:ARG                  ... with a bot's own argument: greedy:12,2 (complete_day, max_seeds), random:SEED
+    NAME[:...]~J              a distribution around that bot: each game seed draws its style parameters anew, each
+                              moved by up to J (0 < J <= 1) of its range (`bots.perturbation`)
     cmd:<command line>        a program talking the CodinGame protocol
 
 Names that need a study (`study:STUDY.toml[#N]`) are resolved by the tuner (`tuner.study.botnames`).
@@ -11,6 +13,7 @@ Names that need a study (`study:STUDY.toml[#N]`) are resolved by the tuner (`tun
 from __future__ import annotations
 
 import difflib
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Optional
@@ -18,6 +21,7 @@ from typing import Optional
 import numpy as np
 
 from bots.paramfile import read_param_file
+from bots.perturbation import set_perturbation
 from bots.player import player_for
 from bots.plugin import JAVA_LONG_MAX, JAVA_LONG_MIN, BotPlugin, BotSpecError, Setup, int_argument
 from bots.registry import REGISTERED, kind_of, plugin, plugins
@@ -50,6 +54,7 @@ class Bot:
     params: Optional[dict] = None  # named parameters, for bots that have them
     source: dict = field(default_factory=dict)  # where the parameters came from (file, study, trial)
     plugin: Optional[str] = None  # the registered bot it is, for in-engine bots
+    jitter: float = 0.0  # NAME~J: its parameters drawn anew per game seed, by up to J of each range
 
     @property
     def in_engine(self) -> bool:
@@ -110,6 +115,9 @@ def is_param_file(arg: str) -> bool:
     return arg.endswith(".json") or ("=" not in arg and Path(arg).is_file())
 
 
+JITTER = re.compile(r"~([0-9]*\.?[0-9]+(?:e-?[0-9]+)?)$")
+
+
 def parse_bot(text: str, league: int = 3, extra_known: tuple = ()) -> Bot:
     """The bot a name describes, for a game in `league`. Raises BotSpecError with a one-line reason;
     `extra_known` lists other name forms the caller accepts, for the message about an unknown name."""
@@ -119,22 +127,45 @@ def parse_bot(text: str, league: int = 3, extra_known: tuple = ()) -> Bot:
         if not command:
             raise BotSpecError(f"bot {PROGRAM_PREFIX!r}: the command line is empty (write cmd:<command line>)")
         return Bot(text, command=command)
+    spread = JITTER.search(text)
+    if spread is None:
+        return _registered_bot(text, text, league, extra_known)[0]
+    jitter = float(spread.group(1))
+    if not 0 < jitter <= 1:
+        raise BotSpecError(f"bot {text!r}: the spread after '~' must be in (0, 1] (a share of each parameter's "
+                           f"range), got {spread.group(1)}")
+    bot, fixed = _registered_bot(text[:spread.start()], text, league, extra_known)
+    schema = plugin(bot.plugin).schema
+    if schema is None:
+        raise BotSpecError(f"bot {text!r}: {bot.plugin!r} has no parameters to draw (NAME~J needs a bot with a "
+                           f"parameter schema: {', '.join(p.name for p in plugins() if p.schema is not None)})")
+    set_perturbation(bot.seat, schema, jitter, fixed)
+    bot.name, bot.jitter = text, jitter
+    return bot
+
+
+def _registered_bot(text: str, shown: str, league: int, extra_known: tuple) -> tuple[Bot, set]:
+    """A registered bot's name without a spread (`shown`: the whole name, for messages), and the parameters the
+    name sets itself."""
     kind, sep, arg = text.partition(":")
     if kind not in REGISTERED:
-        raise UnknownBot(text, kind, extra_known)
+        raise UnknownBot(shown, kind, extra_known)
     found = plugin(kind)
     setup, source = Setup(found.defaults(league)), dict[str, object](defaults=True)
+    fixed: set = set()
     if sep and arg:
         if found.schema is not None and is_param_file(arg):
             params, source = _param_file(found, text, arg)
             setup = Setup(params)
         elif found.schema is not None and "=" in arg:
-            setup, source = Setup({**setup.params, **_pairs(found.schema, text, arg)}), {"changed": arg}
+            changed = _pairs(found.schema, text, arg)
+            setup, source, fixed = Setup({**setup.params, **changed}), {"changed": arg}, set(changed)
         elif found.parse_argument is not None:
             setup, source = found.parse_argument(text, arg, league), {"argument": arg}
+            fixed = set(setup.params)
         else:
             raise BotSpecError(f"bot {text!r}: {kind!r} takes no such argument (write {found.usage})")
     elif sep:
         raise BotSpecError(f"bot {text!r}: nothing after ':' (write {found.usage})")
     params = {**found.defaults(league), **setup.params}
-    return Bot(text, seat=seat_for(kind, params, setup.seed), params=params or None, source=source, plugin=kind)
+    return Bot(text, seat=seat_for(kind, params, setup.seed), params=params or None, source=source, plugin=kind), fixed

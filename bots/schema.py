@@ -33,6 +33,7 @@ class Param:
     doc: str
     log: bool = False
     choices: tuple = ()
+    perturbed: bool = True  # part of the bot's style, drawn anew per game by `NAME~J`; False for a resource (a budget)
 
     def __post_init__(self):
         if self.type == "choice":

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from bots.perturbation import perturb_params
 from engine.javarandom import seed_state
 from engine.jit import hot
 from engine.records import STATE_DTYPE
@@ -27,6 +28,12 @@ SEAT_DTYPE = np.dtype(
         ("states", STATE_DTYPE, SCRATCH_STATES),  # scratch game states (search bots)
         ("ints", np.int64, SCRATCH_INTS),
         ("floats", np.float64, SCRATCH_FLOATS),
+        # A distribution of opponents (`bots.perturbation`): each game's params drawn around `base`.
+        ("jitter", np.float64),  # 0: the params as they are
+        ("base", np.float64, MAX_PARAMS),
+        ("low", np.float64, MAX_PARAMS),
+        ("high", np.float64, MAX_PARAMS),
+        ("scale", np.int64, MAX_PARAMS),  # how each parameter is drawn (bots.perturbation.FIXED, LINEAR, ...)
     ],
     align=True,
 )
@@ -39,7 +46,9 @@ def new_seat_array(count: int = 1) -> np.ndarray:
 @hot
 def start_seat(seat, game_seed, player):
     """Reset a seat's random state and its scratch numbers for one game, so a game's moves depend on (bot seed, game
-    seed, side) only, never on the games the seat played before."""
+    seed, side) only, never on the games the seat played before; a distribution of opponents draws its
+    parameters for the game (the same on both sides of a seed pair)."""
+    perturb_params(seat, game_seed)
     seat.rng = seed_state(seat.seed * 1000003 + game_seed * 8191 + player)
     for i in range(SCRATCH_INTS):
         seat.ints[i] = 0

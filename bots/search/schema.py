@@ -5,11 +5,12 @@ from bots.schema import Param, Schema
 
 PARAMS = [
     Param("budget", "int", 1, 10000, 40,
-          "simulated turns per move (playouts to the end of the game; `search:N` sets it)"),
+          "simulated turns per move (playouts to the end of the game; `search:N` sets it)", perturbed=False),
     Param("min_gain", "float", 0.0, 50.0, 0.0,
           "an alternative replaces the base move only when its playout's margin is better by more than this"),
-    Param("max_alternatives", "int", 0, 200, 200, "alternatives to the base move tried per move at most"),
-    Param("bank_cap", "int", 1, 100, 4, "unspent budget saved for later moves, in moves' worth"),
+    Param("max_alternatives", "int", 0, 200, 200, "alternatives to the base move tried per move at most",
+          perturbed=False),
+    Param("bank_cap", "int", 1, 100, 4, "unspent budget saved for later moves, in moves' worth", perturbed=False),
 ]
 
 SCHEMA = Schema("search", PARAMS)

@@ -75,7 +75,11 @@ def bot_identity(bot: Bot) -> dict:
     """What makes a bot the bot it is, whatever it was called."""
     if bot.seat is None:
         return {"program": bot.command}
-    return {"bot": bot.plugin, "params": dict(sorted((bot.params or {}).items())), "seed": int(bot.seat[0]["seed"])}
+    identity = {"bot": bot.plugin, "params": dict(sorted((bot.params or {}).items())),
+                "seed": int(bot.seat[0]["seed"])}
+    if bot.jitter:  # a distribution around those parameters: which ones it draws follows from the name
+        identity["spread"] = {"jitter": bot.jitter, "drawn": [int(i) for i in bot.seat[0]["scale"].nonzero()[0]]}
+    return identity
 
 
 def identity_key(bot: Bot) -> str:
