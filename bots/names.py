@@ -135,8 +135,8 @@ def parse_bot(text: str, league: int = 3, extra_known: tuple = ()) -> Bot:
         raise BotSpecError(f"bot {text!r}: the spread after '~' must be in (0, 1] (a share of each parameter's "
                            f"range), got {spread.group(1)}")
     bot, fixed = _registered_bot(text[:spread.start()], text, league, extra_known)
-    schema = plugin(bot.plugin).schema
-    if schema is None:
+    schema = plugin(bot.plugin).schema if bot.plugin is not None else None
+    if schema is None or bot.seat is None:
         raise BotSpecError(f"bot {text!r}: {bot.plugin!r} has no parameters to draw (NAME~J needs a bot with a "
                            f"parameter schema: {', '.join(p.name for p in plugins() if p.schema is not None)})")
     set_perturbation(bot.seat, schema, jitter, fixed)

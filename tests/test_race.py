@@ -50,7 +50,7 @@ def test_an_opponent_met_on_fewer_pairs_weighs_as_much_in_the_score():
     other[~race.met[:, 1], 1] = 0.0  # what it scored where it did not play is never counted
     race.record(1, 0, 20, other)
     assert race.mean(1) == pytest.approx(0.875) and race.leader() == 1
-    assert race.score(race.points[0] - race.points[1]) == pytest.approx(-0.375)
+    assert race.mean_points(race.points[0] - race.points[1]) == pytest.approx(-0.375)
 
 
 def test_the_race_scales_a_sparse_opponent_s_differences_to_its_weight_in_the_score():
@@ -287,3 +287,46 @@ def test_the_calling_thread_works_while_the_threads_play_and_on_an_error_cancels
     order = []
     assert ThreadPool(1).map(lambda i: order.append(i) or i, [(1,)], lambda: order.append("first")) == [1]
     assert order == ["first", 1]
+
+
+def test_the_soft_minimum_lies_between_the_worst_and_the_mean_gain():
+    from tuner.search.race import soft_minima, soft_minimum
+
+    gains = np.array([0.20, 0.15, 0.10, -0.05])
+    assert soft_minimum(gains, 0.0) == pytest.approx(-0.05)
+    assert -0.05 <= soft_minimum(gains, 0.02) < 0  # one loss outweighs three gains
+    assert soft_minimum(gains, 10.0) == pytest.approx(gains.mean(), abs=1e-3)
+    assert soft_minimum(np.full(5, 0.07), 0.02) == pytest.approx(0.07)
+    rows = np.array([gains, gains + 0.1, np.full(4, 0.3)])
+    assert soft_minima(rows, 0.02) == pytest.approx([soft_minimum(row, 0.02) for row in rows])
+
+
+def test_with_min_gain_a_loss_to_one_opponent_is_not_bought_by_gains_elsewhere():
+    """Against a reference that scores 0.5 everywhere: candidate 0 gains a lot against two opponents and loses to
+    the third, candidate 1 gains a little against all three. By the mean, 0 leads; by the soft minimum of the
+    gains, 1 leads and 0 is dropped (a paired bootstrap of the objective)."""
+    rng = np.random.default_rng(3)
+    race = Race(2, 3, 200, 40, 0.1, softness=0.02)
+    assert race.reference == 2
+    base = np.full((40, 3), 0.5)
+    race.record(2, 0, 40, base)
+    trader = np.clip(base + [0.4, 0.4, -0.15] + rng.normal(0, 0.1, (40, 3)), 0, 1)
+    steady = np.clip(base + [0.08, 0.08, 0.08] + rng.normal(0, 0.1, (40, 3)), 0, 1)
+    race.record(0, 0, 40, trader)
+    race.record(1, 0, 40, steady)
+    assert race.mean_points(race.points[0, :40]) > race.mean_points(race.points[1, :40])
+    assert race.mean(1) > 0 > race.mean(0)
+    assert race.gains(1, 40) == pytest.approx(steady.mean(axis=0) - 0.5)
+    assert race.leader() == 1 and race.contenders == [0, 1] and race.alive == [0, 1, 2]
+    assert race.check() == [0]
+    assert race.alive == [1, 2]  # the reference plays on, never dropped nor leading
+    assert race.value(0) < race.value(1) - BELOW_BEST / 2
+    close = Race(2, 3, 200, 40, 0.1, softness=0.02)  # a candidate a hair behind the leader plays on
+    close.record(2, 0, 40, base)
+    close.record(0, 0, 40, steady)
+    close.record(1, 0, 40, np.clip(steady - 0.005 + rng.normal(0, 0.05, (40, 3)), 0, 1))
+    assert close.check() == []
+    plain = Race(2, 3, 200, 40, 0.1)
+    plain.record(0, 0, 40, trader)
+    plain.record(1, 0, 40, steady)
+    assert plain.leader() == 0 and plain.check() == [1]  # the mean would have kept the trader

@@ -1,5 +1,7 @@
-"""`tuner gauntlet BOT --against A B C ... [--baseline BOT2]`: one bot (and a baseline, on the same seeds) against
-a panel of opponents, with win rates, Elo, margins and the paired difference per opponent; regressions flagged."""
+"""`tuner gauntlet BOT --against A B C ... [--held-out D E ...] [--baseline BOT2]`: one bot (and a baseline, on the
+same seeds) against a panel of opponents, with win rates, Elo, margins and the paired difference per opponent;
+regressions flagged. With `--held-out`, the panel is in two groups (the tuning pool's opponents and the held-out
+ones), each with its mean gain, and how much of the in-pool gain survives on the held-out group."""
 from __future__ import annotations
 
 import json
@@ -18,7 +20,10 @@ from tuner.versions import versions
 def register(commands) -> None:
     parser = commands.add_parser("gauntlet", help="play a bot (and a baseline) against a panel of opponents")
     parser.add_argument("bot", metavar="BOT", help="the bot to evaluate")
-    parser.add_argument("--against", nargs="+", required=True, metavar="OPPONENT", help="the panel (bot names)")
+    parser.add_argument("--against", nargs="+", required=True, metavar="OPPONENT",
+                        help="the panel (bot names): with --held-out, the opponents of the bot's tuning pool")
+    parser.add_argument("--held-out", nargs="+", default=[], metavar="OPPONENT",
+                        help="opponents the bot's tuning never met, reported as a group of their own")
     parser.add_argument("--baseline", metavar="BOT2", help="a bot to compare with, on the same seeds")
     parser.add_argument("--games", type=arguments.positive_int, default=1000,
                         help="games per opponent and bot, even: each seed twice, sides swapped (default 1000)")
@@ -34,17 +39,19 @@ def register(commands) -> None:
 def run(args) -> int:
     if args.games % 2:
         raise UserError(f"--games must be even (each seed is played twice with sides swapped), got {args.games}")
-    if len(set(args.against)) != len(args.against):
-        raise UserError("--against: an opponent is listed twice")
+    panel = args.against + args.held_out
+    if len(set(panel)) != len(panel):
+        raise UserError("--against, --held-out: an opponent is listed twice")
     try:
         bot = parse_bot_name(args.bot, args.league)
         baseline = parse_bot_name(args.baseline, args.league) if args.baseline else None
-        opponents = {name: parse_bot_name(name, args.league) for name in args.against}
+        opponents = {name: parse_bot_name(name, args.league) for name in panel}
     except BotSpecError as error:
         raise UserError(str(error)) from None
     runner = GameRunner(args.league, args.jobs, TimeLimits(args.first_timeout, args.turn_timeout))
     try:
-        gauntlet = run_gauntlet(runner, bot, opponents, game_seeds(args.seed, args.games // 2, "match"), baseline)
+        gauntlet = run_gauntlet(runner, bot, opponents, game_seeds(args.seed, args.games // 2, "match"), baseline,
+                                tuple(args.held_out))
     except PlayerStartError as error:
         raise UserError(str(error)) from None
     finally:

@@ -38,10 +38,18 @@ def run(args) -> int:
             for column in shown.columns:
                 if column == "win rate" or column == "validation" or column.startswith("vs "):
                     shown[column] = shown[column].map(lambda v: "-" if v is None or v != v else f"{v:.1%}")
+                if column == "min gain":
+                    shown[column] = shown[column].map(lambda v: "-" if v is None or v != v else f"{v:+.1%}")
             print(f"\ntop {len(shown)} trials:")
             print(shown.to_string(index=False, na_rep="-"))
             print("\nparameters (baseline and the top trials):")
             print(report.params.to_string(na_rep="-"))
+    if report.chosen is not None:
+        print(f"\nchosen for export: {report.chosen['label']} ({report.chosen['how']})")
+    if report.gauntlet is not None:
+        print(f"gauntlet against the baseline, {2 * report.gauntlet.pairs} held-out games per opponent:")
+        for line in report.gauntlet.table():
+            print("  " + line)
     if report.files:
         print(f"\nplots: {', '.join(str(f) for f in report.files)}")
     for plot, reason in report.skipped:

@@ -5,6 +5,10 @@ baseline, and their difference: the mean paired difference of their points on th
 draw 1/2, loss 0, averaged over the pair's two games) with a 95% interval (Student's t over the pairs:
 common random numbers make it much narrower than comparing two independent win rates). A row where the
 interval lies wholly below zero is a regression: the bot is significantly worse than the baseline there.
+
+The panel may be in groups: a tuned bot's gauntlet shows the opponents of its tuning pool apart from the held-out
+ones no trial met, each group with its mean gain, and the ratio of the held-out gain to the in-pool one: how
+much of what the tuning gained survives against opponents it never saw.
 """
 from __future__ import annotations
 
@@ -38,6 +42,9 @@ class Difference:
                 "regression": self.regression, "improvement": self.improvement}
 
 
+IN_POOL, HELD_OUT = "in the pool", "held out"
+
+
 @dataclass
 class GauntletRow:
     opponent: str
@@ -45,13 +52,28 @@ class GauntletRow:
     baseline: Optional[Tally] = None
     difference: Optional[Difference] = None
     disqualified: int = 0  # games the bot lost to a disqualification (programs)
+    group: str = ""  # IN_POOL, HELD_OUT, or "" for a panel without groups
 
     def to_json(self) -> dict:
         out = {"opponent": self.opponent, "bot": self.bot.to_json(), "disqualified": self.disqualified}
+        if self.group:
+            out["group"] = self.group
         if self.baseline is not None:
             out["baseline"] = self.baseline.to_json()
             out["difference"] = self.difference.to_json()
         return out
+
+
+@dataclass(frozen=True)
+class GroupGain:
+    """A group's gains over the baseline: the mean paired difference (win-rate units) and the mean Elo gain."""
+
+    opponents: int
+    difference: float
+    elo: float
+
+    def to_json(self) -> dict:
+        return {"opponents": self.opponents, "difference": round(self.difference, 6), "elo": round(self.elo, 1)}
 
 
 @dataclass
@@ -71,11 +93,32 @@ class Gauntlet:
         gains = [r.difference.elo for r in self.rows if r.difference is not None]
         return sum(gains) / len(gains) if gains else None
 
+    def group_gains(self) -> dict:
+        """Per group of the panel (in the pool, held out), its gains over the baseline: {} without groups or a
+        baseline."""
+        out = {}
+        for group in (IN_POOL, HELD_OUT):
+            rows = [r for r in self.rows if r.group == group and r.difference is not None]
+            if rows:
+                out[group] = GroupGain(len(rows), sum(r.difference.mean for r in rows) / len(rows),
+                                       sum(r.difference.elo for r in rows) / len(rows))
+        return out
+
+    @property
+    def transfer(self) -> Optional[float]:
+        """The held-out group's mean difference over the in-pool group's (None without both, or without an
+        in-pool gain to divide by)."""
+        gains = self.group_gains()
+        if IN_POOL not in gains or HELD_OUT not in gains or gains[IN_POOL].difference <= 0:
+            return None
+        return gains[HELD_OUT].difference / gains[IN_POOL].difference
+
     @classmethod
     def from_json(cls, data: dict) -> Gauntlet:
         rows = []
         for r in data["rows"]:
-            row = GauntletRow(r["opponent"], Tally.from_json(r["bot"]), disqualified=r.get("disqualified", 0))
+            row = GauntletRow(r["opponent"], Tally.from_json(r["bot"]), disqualified=r.get("disqualified", 0),
+                              group=r.get("group", ""))
             if "baseline" in r:
                 d = r["difference"]
                 row.baseline = Tally.from_json(r["baseline"])
@@ -84,9 +127,14 @@ class Gauntlet:
         return cls(data["bot"], data["baseline"], data["pairs"], rows)
 
     def to_json(self) -> dict:
-        return {"bot": self.bot, "baseline": self.baseline, "pairs": self.pairs, "games_per_opponent": 2 * self.pairs,
-                "rows": [r.to_json() for r in self.rows], "regressions": self.regressions,
-                "mean_elo_gain": None if self.mean_elo_gain is None else round(self.mean_elo_gain, 1)}
+        out = {"bot": self.bot, "baseline": self.baseline, "pairs": self.pairs, "games_per_opponent": 2 * self.pairs,
+               "rows": [r.to_json() for r in self.rows], "regressions": self.regressions,
+               "mean_elo_gain": None if self.mean_elo_gain is None else round(self.mean_elo_gain, 1)}
+        groups = self.group_gains()
+        if groups:
+            out["groups"] = {name: gain.to_json() for name, gain in groups.items()}
+            out["transfer"] = None if self.transfer is None else round(self.transfer, 4)
+        return out
 
     def table(self) -> list[str]:
         """The gauntlet as text lines (a table with one row per opponent)."""
@@ -99,7 +147,11 @@ class Gauntlet:
         if self.baseline is not None:
             head += f"  {'baseline: win rate (95% CI)  Elo  margin':<38}  difference (95% CI)   Elo"
         lines = [head]
-        for r in self.rows:
+        group = ""
+        for r in sorted(self.rows, key=lambda r: r.group == HELD_OUT):
+            if r.group != group:
+                group = r.group
+                lines.append(f"{group}:" + (" (no trial met them)" if group == HELD_OUT else ""))
             line = f"{r.opponent:<{width}}  {rate(r.bot):<38}"
             if r.baseline is not None:
                 d = r.difference
@@ -113,6 +165,12 @@ class Gauntlet:
             lines.append(f"mean Elo gain over the baseline across the {len(self.rows)} opponents: "
                          f"{self.mean_elo_gain:+.0f}; {2 * self.pairs} games per opponent and bot"
                          + (f"; regressions: {', '.join(self.regressions)}" if self.regressions else "; no regression"))
+        for name, gain in self.group_gains().items():
+            lines.append(f"{name}: mean difference {gain.difference:+.1%}, mean Elo gain {gain.elo:+.0f} "
+                         f"({gain.opponents} opponent{'s' if gain.opponents > 1 else ''})")
+        if self.group_gains():
+            lines.append("held-out gain / in-pool gain: " + ("-" if self.transfer is None else f"{self.transfer:.2f}")
+                         + " (mean differences)")
         return lines
 
 
@@ -128,9 +186,10 @@ def paired_difference(bot_margins: np.ndarray, baseline_margins: np.ndarray) -> 
     return mean, (mean - half, mean + half)
 
 
-def run_gauntlet(runner: GameRunner, bot: Bot, opponents: dict, pair_seeds, baseline: Optional[Bot] = None) \
-        -> Gauntlet:
-    """Play `bot` (and `baseline`, on the same seeds) against every opponent ({name: Bot})."""
+def run_gauntlet(runner: GameRunner, bot: Bot, opponents: dict, pair_seeds, baseline: Optional[Bot] = None,
+                 held_out: tuple = ()) -> Gauntlet:
+    """Play `bot` (and `baseline`, on the same seeds) against every opponent ({name: Bot}); with `held_out` (names
+    among the opponents) the panel is in two groups, those and the others (the tuning pool's)."""
     names = list(opponents)
     n = len(pair_seeds)
     played = runner.play(bot, [opponents[k] for k in names], pair_seeds)
@@ -145,7 +204,8 @@ def run_gauntlet(runner: GameRunner, bot: Bot, opponents: dict, pair_seeds, base
             len(names), n, 2)
     rows = []
     for i, name in enumerate(names):
-        row = GauntletRow(name, tally(margins[i]), disqualified=lost[i])
+        group = (HELD_OUT if name in held_out else IN_POOL) if held_out else ""
+        row = GauntletRow(name, tally(margins[i]), disqualified=lost[i], group=group)
         if base_margins is not None:
             row.baseline = tally(base_margins[i])
             mean, ci = paired_difference(margins[i], base_margins[i])

@@ -2,27 +2,36 @@
 
 The search's best value is optimistic (the maximum of many noisy estimates), and with a hall of fame the values of
 trials are not even comparable (later trials meet stronger opponents). So the finalists are played again on the
-held-out validation seeds (never used by the search) against the fixed validation panel, all on the same seeds:
+held-out validation seeds (never used by the search), all on the same seeds, against the validation panel: the
+pool's opponents (`validation_opponents`) and the held-out ones no trial met (`held_out_opponents`):
   - the `finalists` best fully played trials of the study,
   - the best fully played trial of each of the latest batches (the search's latest state),
-  - CMA-ES's current mean (its own estimate of the best parameters: no trial plays it).
-The one of highest win rate over the panel becomes the study's chosen bot (study user attribute `chosen`: its
+  - CMA-ES's current mean (its own estimate of the best parameters: no trial plays it),
+  - the baseline (trial 0, the defaults): a finalist must beat it to be chosen.
+Each finalist's gain over the baseline against each opponent (its mean points minus the baseline's) is summed up
+per group by the study's objective (the mean gain, or with `min-gain` the soft minimum), and its choice score is
+the mean of the two groups' (the pool's alone without held-out opponents): the held-out group weighs as much as
+the pool, however few its opponents, because the pool's gains are the ones the search may have bought by
+exploiting its sparring partners, and the held-out ones are the only estimate of how the bot meets opponents
+it never saw. The finalist of best score becomes the study's chosen bot (study user attribute `chosen`: its
 parameters, how it was chosen and every finalist's result), which `tuner export` and `study:` names follow.
-Then the chosen bot and the baseline (trial 0, the defaults) play the gauntlet: the same held-out seeds, each
-opponent in its own row, with their paired difference; a row where the chosen bot is significantly worse is a
-regression, printed as a warning and recorded (`gauntlet`).
+Then the chosen bot and the baseline play the gauntlet on other held-out seeds (the `gauntlet` stream), each
+opponent in its own row and each group apart, with their paired differences; a row where the chosen bot is
+significantly worse is a regression, printed as a warning and recorded (`gauntlet`).
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Optional
 
+import numpy as np
 from optuna.trial import TrialState
 
 from bots.paramfile import now_iso
 from tuner.measure.gauntlet import Gauntlet, run_gauntlet
-from tuner.measure.runner import GameRunner, evaluate
+from tuner.measure.runner import GameRunner, evaluate, pair_points
 from tuner.measure.seeds import game_seeds
+from tuner.search.race import soft_minimum
 from tuner.storage._optuna_compat import cmaes_mean
 from tuner.study.botnames import study_bot
 from tuner.study.bots import trial_params, validation_key
@@ -33,15 +42,18 @@ from tuner.study.records import TrialRecord
 LATEST_BATCHES = 3
 
 
+BASELINE = "baseline (trial 0)"
+
+
 @dataclass
 class Finalist:
-    label: str  # "trial 12", "CMA-ES mean"
+    label: str  # "trial 12", "CMA-ES mean", BASELINE
     trial: Optional[int]
     params: dict
 
 
 def finalists(config: StudyConfig, study, space, sampler) -> list[Finalist]:
-    """The bots competing to be exported (duplicates by parameters removed, the best first)."""
+    """The bots competing to be exported (duplicates by parameters removed, the best first, the baseline last)."""
     if config.finalists == 0:
         return []
     complete = study.get_trials(deepcopy=False, states=(TrialState.COMPLETE,))
@@ -66,8 +78,32 @@ def finalists(config: StudyConfig, study, space, sampler) -> list[Finalist]:
             params = space.full({**space.start_point(), **{k: v for k, v in mean.items() if k in space.start_point()}})
             key = tuple(sorted(params.items()))
             if key not in seen:
+                seen.add(key)
                 out.append(Finalist("CMA-ES mean", None, params))
+    baseline = space.baseline()
+    if tuple(sorted(baseline.items())) not in seen:
+        first = next((t for t in study.get_trials(deepcopy=False) if t.user_attrs.get("baseline")), None)
+        out.append(Finalist(BASELINE, None if first is None else first.number, baseline))
     return out
+
+
+def validation_panel(config: StudyConfig) -> dict:
+    """{name: held out?} of the validation panel: the pool's opponents, then the held-out ones."""
+    return {**{name: False for name in config.validation_opponents},
+            **{name: True for name in config.held_out_opponents}}
+
+
+def choice_score(config: StudyConfig, gains: dict, panel: dict) -> float:
+    """A finalist's score from its gains over the baseline ({opponent: gain}): per group, the objective's summary
+    (the mean gain, or with `min-gain` the soft minimum), then the mean of the groups."""
+    def summary(values: list) -> float:
+        array = np.array(values, dtype=float)
+        if config.objectives == "min-gain":
+            return soft_minimum(array, config.min_gain_softness)
+        return float(array.mean())
+
+    groups = [[gains[name] for name, held in panel.items() if held == group] for group in (False, True)]
+    return float(np.mean([summary(values) for values in groups if values]))
 
 
 def choose(config: StudyConfig, runner: GameRunner, study, space, sampler, bot_of, notify=print) -> Optional[dict]:
@@ -76,22 +112,32 @@ def choose(config: StudyConfig, runner: GameRunner, study, space, sampler, bot_o
     if not candidates:
         return None
     seeds = game_seeds(config.seed, config.validation_pairs, "validation")
-    opponents = {name: study_bot(config, name) for name in config.validation_opponents}
+    panel = validation_panel(config)
+    opponents = {name: study_bot(config, name) for name in panel}
     results = []
     for finalist in candidates:
         evaluation = evaluate(runner, bot_of(finalist.params, finalist.label), opponents, seeds)
         results.append((finalist, evaluation))
         if finalist.trial is not None:
             study.set_user_attr(validation_key(finalist.trial), _validation_record(config, finalist, evaluation))
-    best, evaluation = max(results, key=lambda r: (r[1].overall.win_rate, r[0].trial is not None))
-    notify(f"chosen on {evaluation.overall.games} held-out games: {best.label}, win rate "
-           f"{evaluation.overall.win_rate:.1%} (among {len(results)} finalists: "
-           + ", ".join(f"{f.label} {e.overall.win_rate:.1%}" for f, e in results) + ")")
+    points = {f.label: pair_points(e.margins).mean(axis=1) for f, e in results}  # per opponent
+    reference = points[next(f.label for f, _ in results if f.params == space.baseline())]
+    scores = {label: choice_score(config, dict(zip(panel, p - reference)), panel) for label, p in points.items()}
+    best, evaluation = max(results, key=lambda r: (scores[r[0].label], r[0].label == BASELINE))
+    notify(f"chosen on {evaluation.overall.games} held-out games: {best.label}, score {scores[best.label]:+.1%} "
+           f"over the baseline (among {len(results)} finalists: "
+           + ", ".join(f"{f.label} {scores[f.label]:+.1%}" for f, _ in results) + ")")
+    summary = "soft minimum" if config.objectives == "min-gain" else "mean"
+    groups = (f"the {summary} of its gains against the pool's opponents ({', '.join(config.validation_opponents)}) "
+              f"and the {summary} of its gains against the held-out ones ({', '.join(config.held_out_opponents)}), "
+              f"weighing half each" if config.held_out_opponents else
+              f"the {summary} of its gains against the validation panel ({', '.join(config.validation_opponents)})")
     chosen = {"label": best.label, "trial": best.trial, "params": best.params,
-              "how": f"the best win rate over {len(seeds)} held-out seed pairs against the validation panel "
-                     f"({', '.join(opponents)}) among {len(results)} finalists: the {config.finalists} best fully "
-                     f"played trials, the latest batches' best and CMA-ES's mean",
-              "finalists": [{"label": f.label, "trial": f.trial, **e.overall.to_json()} for f, e in results],
+              "how": f"the best gain over the baseline on {len(seeds)} held-out seed pairs: {groups}; among "
+                     f"{len(results)} finalists: the {config.finalists} best fully played trials, the latest "
+                     f"batches' best, CMA-ES's mean and the baseline",
+              "finalists": [{"label": f.label, "trial": f.trial, "score": round(scores[f.label], 6),
+                             **e.overall.to_json()} for f, e in results],
               "validation": _validation_record(config, best, evaluation), "date": now_iso()}
     study.set_user_attr("chosen", chosen)
     study.set_user_attr("validation", chosen["validation"])
@@ -100,7 +146,8 @@ def choose(config: StudyConfig, runner: GameRunner, study, space, sampler, bot_o
 
 def _validation_record(config: StudyConfig, finalist: Finalist, evaluation) -> dict:
     return {"seed": config.seed, "stream": "validation", "pairs": config.validation_pairs,
-            "opponents": config.validation_opponents, "trial": finalist.trial, "label": finalist.label,
+            "opponents": config.validation_opponents, "held_out_opponents": config.held_out_opponents,
+            "trial": finalist.trial, "label": finalist.label,
             **evaluation.to_json(), "date": now_iso()}
 
 
@@ -109,8 +156,8 @@ def final_gauntlet(config: StudyConfig, runner: GameRunner, study, chosen: dict,
     search and from the choice among the finalists too (stream `gauntlet`): on the choice's own seeds the chosen
     bot's figures would be optimistic, the maximum of several noisy ones."""
     seeds = game_seeds(config.seed, config.validation_pairs, "gauntlet")
-    opponents = {name: study_bot(config, name) for name in config.validation_opponents}
+    opponents = {name: study_bot(config, name) for name in validation_panel(config)}
     gauntlet = run_gauntlet(runner, bot_of(chosen["params"], chosen["label"]), opponents, seeds,
-                            bot_of(baseline, "baseline"))
+                            bot_of(baseline, "baseline"), tuple(config.held_out_opponents))
     study.set_user_attr("gauntlet", {**gauntlet.to_json(), "chosen": chosen["label"], "date": now_iso()})
     return gauntlet

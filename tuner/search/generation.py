@@ -127,10 +127,12 @@ class BatchPlayer:
         order = race_order(config.seed, first_trial.number, config.pairs)
         race = Race(size, len(opponents), config.pairs, config.pruner_startup_pairs, config.pruner_p,
                     pruning=config.pruner == "wilcoxon" and not multi,
-                    max_block=max(1, MAX_BLOCK_GAMES // (2 * size * len(opponents))),
-                    shares=[config.opponent_shares.get(o.entry, 1.0) for o in opponents])
-        margins = np.zeros((size, config.pairs, len(opponents), 2), dtype=np.int64)
-        lost: list = [[] for _ in range(size)]
+                    max_block=max(1, MAX_BLOCK_GAMES // (2 * (size + 1) * len(opponents))),
+                    shares=[config.opponent_shares.get(o.entry, 1.0) for o in opponents],
+                    softness=config.min_gain_softness if config.objectives == "min-gain" else None)
+        racers = size + (race.reference is not None)
+        margins = np.zeros((racers, config.pairs, len(opponents), 2), dtype=np.int64)
+        lost: list = [[] for _ in range(racers)]
         trials, params, bots = [], [], []
         # The first block, one start per trial as it is asked, when threads can play meanwhile: with one thread,
         # or games of programs (played by processes, when their results are asked for), the block is one call.
@@ -144,6 +146,11 @@ class BatchPlayer:
                 bots.append(self.bot_of(values, f"trial {trial.number}") if bots else first_bot)
                 if streamed:
                     started.append(self._start_block(bots, opponents, [len(bots) - 1], order, race.met,
+                                                     *race.blocks[0]))
+            if race.reference is not None:  # the baseline, whose gains the candidates are scored by
+                bots.append(self.pool.baseline)
+                if streamed:
+                    started.append(self._start_block(bots, opponents, [race.reference], order, race.met,
                                                      *race.blocks[0]))
         except BaseException:
             _cancel(started)
@@ -159,7 +166,7 @@ class BatchPlayer:
         def record_dropped(c: int, played: int) -> None:
             """A dropped trial's record, made and written while the games go on (its results no longer change)."""
             records[c] = self._record(params[c], margins[c, :played], race.met[:played], opponents, played, lost[c],
-                                      order, first_trial.number, pruned=True)
+                                      order, first_trial.number, pruned=True, gains=_gains(race, c, opponents))
             self._write_record(trials[c], records[c])
 
         for start, stop in race.blocks:
@@ -170,7 +177,8 @@ class BatchPlayer:
             write_pending()
             for c in alive:
                 race.record(c, start, stop, pair_points(margins[c, start:stop]))
-                if not multi:
+            for c in alive:
+                if not multi and c != race.reference:
                     writes.append(functools.partial(trials[c].report, race.mean(c), stop))
             self.stop.check()
             for c in race.check():
@@ -227,7 +235,7 @@ class BatchPlayer:
         records, values = [], []
         for c in range(len(trials)):
             record = dropped.get(c) or self._record(params[c], margins[c], race.met, opponents, config.pairs,
-                                                    lost[c], order, trials[0].number)
+                                                    lost[c], order, trials[0].number, gains=_gains(race, c, opponents))
             records.append(record)
             values.append(record.win_rate if multi else race.value(c))
         # A new best trial gets its exported bot as an artifact while it runs (artifacts attach to running trials).
@@ -236,7 +244,7 @@ class BatchPlayer:
         best = max(survivors, key=lambda c: (values[c], -c)) if survivors else None
         new_best = best is not None and (incumbent is None or values[best] > incumbent)
         if new_best and self.on_new_best is not None:
-            self.on_new_best(trials[best], params[best], records[best])
+            self.on_new_best(trials[best], params[best], records[best], values[best])
         outcomes, failures = [], []
         for c, (trial, record) in enumerate(zip(trials, records)):
             if c not in dropped:
@@ -268,8 +276,9 @@ class BatchPlayer:
         return trial_rank_value(ranked[0], self.config.multi_objective) if ranked else None
 
     def _record(self, values: dict, margins: np.ndarray, met: np.ndarray, opponents: list, played: int, lost: list,
-                order, first_trial: int, pruned: bool = False) -> TrialRecord:
-        """margins: (played, opponents, 2); met: (played, opponents), the units played."""
+                order, first_trial: int, pruned: bool = False, gains: Optional[dict] = None) -> TrialRecord:
+        """margins: (played, opponents, 2); met: (played, opponents), the units played; `gains`: per opponent, the
+        gain over the baseline (objective min-gain)."""
         results, tallies = {}, []
         for o, opponent in enumerate(opponents):
             t = tally(margins[met[:, o], o])
@@ -283,7 +292,16 @@ class BatchPlayer:
         if not met.all():  # opponents met on fewer pairs weigh the same as the others
             overall = opponent_mean(overall, tallies)
         return TrialRecord(values, overall, results, played, self.config.pairs,
-                           self.config.seed, first_trial, pruned, versions=self.versions_key, date=now_iso())
+                           self.config.seed, first_trial, pruned, versions=self.versions_key, date=now_iso(),
+                           extra={} if gains is None else {"gains": gains})
+
+
+def _gains(race: Race, candidate: int, opponents: list) -> Optional[dict]:
+    """Per opponent, the candidate's gain over the race's reference on the pairs it played (None without one)."""
+    if race.reference is None:
+        return None
+    played = race.standings[candidate].pairs_played
+    return {o.name: round(float(g), 6) for o, g in zip(opponents, race.gains(candidate, played))}
 
 
 __all__ = ["BatchPlayer", "Opponent", "TrialOutcome", "race_order"]

@@ -1,4 +1,4 @@
-"""The progress of a tuning run: a tqdm bar (trials done, best win rate, pruned share, games/s) on a terminal,
+"""The progress of a tuning run: a tqdm bar (trials done, best value, pruned share, games/s) on a terminal,
 a status line a minute otherwise, and messages printed above the bar."""
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ STATUS_EVERY = 60.0  # seconds between status lines when there is no bar
 
 class Progress:
     def __init__(self, name: str, total: Optional[int], runner, enabled: Optional[bool] = None,
-                 best: Optional[float] = None, best_number: Optional[int] = None):
+                 best: Optional[float] = None, best_number: Optional[int] = None, value_name: str = "win rate"):
         self.enabled = sys.stderr.isatty() if enabled is None else enabled
         self.runner = runner
         self.start = time.monotonic()
@@ -23,6 +23,7 @@ class Progress:
         self.pruned = 0
         self.best = best
         self.best_number = best_number
+        self.value_name = value_name  # what a trial's value is: a win rate, or a gain over the baseline
         self._last_status = self.start
         self.bar = tqdm(total=total, desc=name, unit="trial", file=sys.stderr, disable=not self.enabled,
                         dynamic_ncols=True, mininterval=0.5, smoothing=0.1)
@@ -49,7 +50,8 @@ class Progress:
         return (self.runner.game_seconds - self.game_seconds_at_start) / available if available > 0 else 0.0
 
     def status(self) -> str:
-        best = f"{self.best:.1%} (trial {self.best_number})" if self.best is not None else "-"
+        shown = f"{self.best:.1%}" if self.value_name == "win rate" else f"{self.value_name} {self.best:+.1%}"
+        best = f"{shown} (trial {self.best_number})" if self.best is not None else "-"
         pruned = f"{self.pruned / self.done:.0%}" if self.done else "-"
         return f"best {best}, pruned {pruned}, {self.games_per_second():,.0f} games/s"
 

@@ -194,9 +194,12 @@ def finish(config: StudyConfig, runner: GameRunner, study, space, sampler) -> Op
 
 def print_choice(config: StudyConfig, chosen: dict, gauntlet: dict) -> None:
     overall = chosen["validation"]["overall"]
+    scored = all("score" in f for f in chosen["finalists"])  # choices recorded before scores: win rates
     print(f"chosen for export: {chosen['label']}, win rate {_fmt_ci(overall['win_rate'], overall['win_rate_ci'])} "
-          f"over {overall['games']} held-out games ({len(chosen['finalists'])} finalists: "
-          + ", ".join(f"{f['label']} {f['win_rate']:.1%}" for f in chosen["finalists"]) + ")")
+          f"over {overall['games']} held-out games ({len(chosen['finalists'])} finalists, "
+          + ("score over the baseline: " if scored else "win rate: ")
+          + ", ".join(f"{f['label']} " + (f"{f['score']:+.1%}" if scored else f"{f['win_rate']:.1%}")
+                      for f in chosen["finalists"]) + ")")
     print(f"gauntlet on fresh held-out seeds, {gauntlet['games_per_opponent']} games per opponent: "
           f"{chosen['label']} against the baseline (trial 0)")
     for line in Gauntlet.from_json(gauntlet).table():
@@ -210,7 +213,7 @@ def check_programs(config: StudyConfig, space, limits: TimeLimits) -> None:
     """Every program of the study (the tuned one, opponents) plays one game first; UserError if one cannot."""
     tuned = trial_bot(config, space.baseline(), "the tuned bot")
     programs = [("bot", tuned)] if not tuned.in_engine else []
-    for field in ("opponents", "validation_opponents"):
+    for field in ("opponents", "validation_opponents", "held_out_opponents"):
         for name in getattr(config, field):
             if name.startswith(PROGRAM_PREFIX) and (field, name) not in [(f, b.name) for f, b in programs]:
                 programs.append((field, study_bot(config, name)))
@@ -270,19 +273,23 @@ def run_tune(config: StudyConfig, trials: Optional[int] = None, timeout: Optiona
 
             pool = OpponentPool(config, bot_of(space.baseline(), "baseline"), bot_of)
             current_best = best_trial(study, config)
+            gains = config.objectives == "min-gain"
             bar = Progress(config.name, to_run, runner, progress,
-                           best=None if current_best is None else current_best.user_attrs.get("win_rate"),
-                           best_number=None if current_best is None else current_best.number)
+                           best=None if current_best is None else
+                           current_best.value if gains else current_best.user_attrs.get("win_rate"),
+                           best_number=None if current_best is None else current_best.number,
+                           value_name="min gain" if gains else "win rate")
             stop = StopFlag(notify=bar.write)
             storage_text = shown_storage(config)
 
             tuned = tuned_bot(config)
             baseline_bot = tuned.bot(space.baseline(), "baseline")
 
-            def on_new_best(trial, values: dict, record: TrialRecord) -> None:
+            def on_new_best(trial, values: dict, record: TrialRecord, value: float) -> None:
                 t = record.tally
-                bar.write(f"trial {trial.number}: new best, win rate {_fmt_ci(t.win_rate, t.win_rate_ci)} over "
-                          f"{t.games} games")
+                bar.write(f"trial {trial.number}: new best, "
+                          + (f"min gain {value:+.1%} over the baseline, " if gains else "")
+                          + f"win rate {_fmt_ci(t.win_rate, t.win_rate_ci)} over {t.games} games")
                 bot = tuned.bot(values, f"study:{config.path}#{trial.number}",
                                 {"study": config.name, "trial": trial.number})
                 origin = origin_lines(config, storage_text, trial.number, t.win_rate, t.win_rate_ci, t.games, None)

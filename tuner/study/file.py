@@ -58,9 +58,10 @@ SAMPLERS = ("cmaes", "tpe", "random", "nsga2")
 
 # The settings that decide what a trial is: a study resumes only if they are unchanged.
 SEARCH_SETTINGS = ("bot", "parameters", "league", "seed", "sampler", "population", "sigma", "pairs", "opponents",
-                   "opponent_shares", "objectives", "pruner", "pruner_p", "pruner_startup_pairs", "search")
+                   "opponent_shares", "objectives", "min_gain_softness", "pruner", "pruner_p", "pruner_startup_pairs",
+                   "search")
 # The value of a setting that studies created before it existed were run with.
-SETTING_BEFORE_IT_EXISTED: dict[str, Any] = {"opponent_shares": {}}
+SETTING_BEFORE_IT_EXISTED: dict[str, Any] = {"opponent_shares": {}, "min_gain_softness": 0.02}
 
 
 class StudyFileError(UserError):
@@ -169,9 +170,15 @@ class StudyFile(BaseModel):
         "(0, 1]; default 1): a slow opponent (`search:N`) met on fewer pairs leaves time for more trials, and a "
         "trial's score still weighs every opponent the same (README, \"Slow opponents\")",
         allowed="a table of pool entry = a number in (0, 1]"))
-    objectives: Optional[Literal["mean", "per-opponent"]] = Field(None, **_info(
-        "string", "`mean`: one objective, the win rate over all opponents; `per-opponent`: a win rate per pool entry "
-        "(tpe, random, nsga2). Default: `per-opponent` with nsga2, else `mean`", allowed="one of mean, per-opponent"))
+    objectives: Optional[Literal["mean", "min-gain", "per-opponent"]] = Field(None, **_info(
+        "string", "`mean`: one objective, the win rate over all opponents; `min-gain`: one objective, the soft "
+        "minimum over the pool's opponents of the trial's gain over the baseline on the same seeds (a gain "
+        "against some opponents does not buy a loss against another; docs, \"Strength that transfers\"); "
+        "`per-opponent`: a win rate per pool entry (tpe, random, nsga2). Default: `per-opponent` with nsga2, else "
+        "`mean`", allowed="one of mean, min-gain, per-opponent"))
+    min_gain_softness: float = Field(0.02, ge=0, le=1, **_info(
+        "number in [0, 1]", "with `min-gain`: how soft the minimum is, in win-rate units: 0 scores a trial by its "
+        "worst gain alone, larger values move toward the mean gain", allowed="a number in [0, 1]"))
     pruner: Optional[Literal["wilcoxon", "none"]] = Field(None, **_info(
         "string", "`wilcoxon`: race each generation on common seeds and drop a trial that a Wilcoxon signed-rank test "
         "finds worse than the generation's leader; `none`: every trial plays every pair. Default: `wilcoxon` with "
@@ -186,6 +193,11 @@ class StudyFile(BaseModel):
     validation_opponents: Optional[list[str]] = Field(None, **_info(
         "list of bot names", "opponents of the validation; default: the pool's bots without the hall of fame "
         "(`heuristic` if none)", allowed="a non-empty list of bot names"))
+    held_out_opponents: list[str] = Field([], **_info(
+        "list of bot names", "opponents no trial meets in the search: the finalists are chosen on them and on "
+        "`validation_opponents` (each group weighing half), and the final gauntlet reports the chosen bot's gain "
+        "on each group apart: what survives against styles the tuning never saw",
+        allowed="a list of bot names that are not in 'opponents'"))
     finalists: int = Field(5, ge=0, le=50, **_info(
         "integer >= 0", "at the end of a run, the best fully played trials re-evaluated on held-out seeds against "
         "`validation_opponents`, with the latest generations' best and CMA-ES's mean: the best of them becomes "
@@ -241,11 +253,13 @@ class StudyFile(BaseModel):
         except StorageURLError as error:
             raise FieldProblem(str(error)) from None
 
-    @field_validator("opponents", "validation_opponents", mode="before")
+    @field_validator("opponents", "validation_opponents", "held_out_opponents", mode="before")
     @classmethod
     def _bot_names(cls, value, info: ValidationInfo):
         pool = info.field_name == "opponents"
         what = "bot names" + (" and hall-of-fame:K" if pool else "")
+        if info.field_name == "held_out_opponents" and value == []:
+            return value
         if not isinstance(value, list) or not value:
             raise FieldProblem(f"must be a non-empty list of {what}, got {_show(value)}")
         league = info.data.get("league", 3)
@@ -299,6 +313,14 @@ class StudyFile(BaseModel):
         if self.objectives == "per-opponent" and self.sampler == "cmaes":
             raise FieldProblem("'per-opponent' needs sampler tpe, random or nsga2 (cmaes optimises one objective)",
                                "objectives")
+        if self.objectives == "min-gain" and self.sampler == "nsga2":
+            raise FieldProblem("'min-gain' is one objective; nsga2 needs several (use cmaes, tpe or random)",
+                               "objectives")
+        for entry in self.held_out_opponents:
+            for field in ("opponents", "validation_opponents"):
+                if entry in (getattr(self, field) or []):
+                    raise FieldProblem(f"{entry!r} is also in {field!r}: a held-out opponent is one no trial meets, "
+                                       f"reported apart from the pool's", "held_out_opponents")
         if self.pruner == "wilcoxon" and self.objectives_resolved == "per-opponent":
             raise FieldProblem("'wilcoxon' prunes one objective; with objectives = 'per-opponent' use pruner = "
                                "'none'", "pruner")

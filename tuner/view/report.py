@@ -17,6 +17,7 @@ from typing import Optional
 import optuna
 import pandas as pd
 
+from tuner.measure.gauntlet import Gauntlet
 from tuner.study.bots import load_existing_study, trial_params, validation_key
 from tuner.study.file import StudyConfig
 from tuner.study.ranking import fully_played, ranked_trials
@@ -35,6 +36,8 @@ class Report:
     files: list = field(default_factory=list)
     skipped: list = field(default_factory=list)  # (plot, reason)
     counts: dict = field(default_factory=dict)
+    chosen: Optional[dict] = None  # the study's chosen bot (the last finished run's), as recorded
+    gauntlet: Optional[Gauntlet] = None  # its gauntlet against the baseline, in-pool and held-out groups apart
 
 
 def default_out_dir(config: StudyConfig) -> Path:
@@ -47,6 +50,8 @@ def trials_table(study, config: StudyConfig, trials: list):
     for t in trials:
         record = TrialRecord.from_trial(t)
         row = {"trial": t.number, **{k: v for k, v in record.summary().items() if k != "pruned"}}
+        if config.objectives == "min-gain":
+            row["min gain"] = t.value
         rates = record.entry_win_rates()
         for entry in config.opponents:
             row[f"vs {entry}"] = rates.get(entry)
@@ -138,7 +143,7 @@ def write_plots(study: UncopiedTrials, config: StudyConfig, out: Path) -> tuple:
     if config.multi_objective:
         target, target_name = (lambda t: float(t.user_attrs.get("win_rate", float("nan")))), "mean win rate"
     else:
-        target, target_name = None, "win rate"
+        target, target_name = None, "min gain over the baseline" if config.objectives == "min-gain" else "win rate"
     complete = study.get_trials(deepcopy=False, states=(optuna.trial.TrialState.COMPLETE,))
     _write(vis.plot_optimization_history(study, target=target, target_name=target_name), out / "history.html", files)
     if config.multi_objective and len(config.opponents) in (2, 3):
@@ -175,7 +180,10 @@ def build_report(config: StudyConfig, out: Optional[Path], top: int = 10, plots:
     counts = {"trials": len(all_trials), "fully played": sum(fully_played(t) for t in all_trials),
               "pruned": sum(t.state.name == "PRUNED" for t in all_trials),
               "failed": sum(t.state.name == "FAIL" for t in all_trials)}
-    report = Report(trials_table(study, config, trials), params_table(config, space, trials[:5]), counts=counts)
+    gauntlet = study.user_attrs.get("gauntlet")
+    report = Report(trials_table(study, config, trials), params_table(config, space, trials[:5]), counts=counts,
+                    chosen=study.user_attrs.get("chosen"),
+                    gauntlet=None if gauntlet is None else Gauntlet.from_json(gauntlet))
     if plots:
         report.files, report.skipped = write_plots(UncopiedTrials(storage, study), config,
                                                    out or default_out_dir(config))

@@ -1,0 +1,106 @@
+"""Strength that transfers: a study scored by its worst gains over the baseline (`min-gain`), held-out opponents
+that no trial meets, a choice that weighs them as much as the pool, and a gauntlet that reports the two groups
+apart, in the run's summary, `tuner report` and the exported file."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from optuna.trial import TrialState
+
+from tests.conftest import load_study, run_tuner, write_study
+from tuner.search.finals import BASELINE
+from tuner.search.race import soft_minimum
+from tuner.study.file import StudyFileError, read_study_file
+
+POOL = ["heuristic~0.2", "rush"]
+HELD_OUT = ["seeder", "sunrate"]
+
+
+@pytest.fixture(scope="module")
+def transfer_study(tmp_path_factory):
+    directory = tmp_path_factory.mktemp("transfer")
+    path = write_study(directory, "transfer", trials=10, pairs=24, population=4, pruner_startup_pairs=8,
+                       opponents=POOL, held_out_opponents=HELD_OUT, objectives="min-gain", validation_pairs=16,
+                       finalists=2)
+    result = run_tuner("tune", str(path), "--no-progress")
+    assert result.returncode == 0, result.stderr
+    return path, result.stdout
+
+
+def test_a_trial_s_value_is_the_soft_minimum_of_its_gains_over_the_baseline(transfer_study):
+    path, _ = transfer_study
+    study = load_study(path)
+    softness = read_study_file(path).min_gain_softness
+    baseline = study.trials[0]
+    assert baseline.user_attrs["baseline"] and baseline.value == 0.0
+    assert set(baseline.user_attrs["result"]["gains"].values()) == {0.0}
+    complete = [t for t in study.trials if t.state == TrialState.COMPLETE]
+    assert len(complete) >= 2
+    for trial in complete:
+        gains = trial.user_attrs["result"]["gains"]
+        assert set(gains) == set(POOL)
+        assert trial.value == pytest.approx(soft_minimum(np.array(list(gains.values())), softness), abs=1e-5)
+
+
+def test_the_choice_weighs_the_held_out_group_as_much_as_the_pool(transfer_study):
+    path, output = transfer_study
+    study = load_study(path)
+    chosen = study.user_attrs["chosen"]
+    labels = [f["label"] for f in chosen["finalists"]]
+    assert BASELINE in labels or "trial 0" in labels  # a finalist must beat the baseline to be chosen
+    baseline = next(f for f in chosen["finalists"] if f["label"] in (BASELINE, "trial 0"))
+    assert baseline["score"] == 0.0
+    assert max(f["score"] for f in chosen["finalists"]) == next(f["score"] for f in chosen["finalists"]
+                                                                 if f["label"] == chosen["label"])
+    softness = read_study_file(path).min_gain_softness
+    reference = study.user_attrs[f"validation:{baseline['trial']}"]["per_opponent"]
+    for finalist in chosen["finalists"]:
+        if finalist["trial"] is None:
+            continue
+        rates = study.user_attrs[f"validation:{finalist['trial']}"]["per_opponent"]
+        assert list(rates) == POOL + HELD_OUT
+        gains = {name: rates[name]["win_rate"] - reference[name]["win_rate"] for name in rates}
+        pool = soft_minimum(np.array([gains[n] for n in POOL]), softness)
+        held = soft_minimum(np.array([gains[n] for n in HELD_OUT]), softness)
+        assert finalist["score"] == pytest.approx((pool + held) / 2, abs=1e-5)
+    assert "against the held-out ones (seeder, sunrate)" in chosen["how"] and "weighing half each" in chosen["how"]
+
+
+def test_the_gauntlet_reports_the_pool_and_the_held_out_opponents_apart(transfer_study, tmp_path):
+    path, output = transfer_study
+    gauntlet = load_study(path).user_attrs["gauntlet"]
+    groups = {row["opponent"]: row["group"] for row in gauntlet["rows"]}
+    assert groups == {**{n: "in the pool" for n in POOL}, **{n: "held out" for n in HELD_OUT}}
+    for name, group in (("in the pool", POOL), ("held out", HELD_OUT)):
+        rows = [r for r in gauntlet["rows"] if r["opponent"] in group]
+        assert gauntlet["groups"][name]["difference"] == pytest.approx(
+            np.mean([r["difference"]["mean"] for r in rows]), abs=1e-5)
+    for text in (output, run_tuner("report", str(path), "--no-plots").stdout):
+        assert "held out: (no trial met them)" in text and "held-out gain / in-pool gain" in text
+    exported = tmp_path / "bot.py"
+    assert run_tuner("export", str(path), "-o", str(exported)).returncode == 0
+    assert "held out: mean difference" in exported.read_text()
+
+
+def test_study_file_rules_for_held_out_opponents_and_the_min_gain_objective(tmp_path):
+    with pytest.raises(StudyFileError, match="'rush' is also in 'opponents': a held-out opponent is one no trial"):
+        read_study_file(write_study(tmp_path, "a", opponents=["rush"], held_out_opponents=["rush"]))
+    with pytest.raises(StudyFileError, match="'min-gain' is one objective; nsga2"):
+        read_study_file(write_study(tmp_path, "b", sampler="nsga2", objectives="min-gain", pruner="none"))
+    with pytest.raises(StudyFileError, match="field 'min_gain_softness' must be a number in \\[0, 1\\]"):
+        read_study_file(write_study(tmp_path, "c", objectives="min-gain", min_gain_softness=2.0))
+    with pytest.raises(StudyFileError, match="did you mean 'seeder'"):
+        read_study_file(write_study(tmp_path, "d", held_out_opponents=["seedr"]))
+
+
+def test_a_gauntlet_with_held_out_opponents_gives_each_group_s_gain_and_their_ratio():
+    result = run_tuner("gauntlet", "sunrate", "--baseline", "heuristic", "--against", "rush", "greedy",
+                       "--held-out", "seeder", "--games", "40", "--json")
+    assert result.returncode in (0, 1), result.stderr
+    import json
+
+    data = json.loads(result.stdout)
+    assert set(data["groups"]) == {"in the pool", "held out"} and data["groups"]["held out"]["opponents"] == 1
+    if data["groups"]["in the pool"]["difference"] > 0:
+        assert data["transfer"] == pytest.approx(
+            data["groups"]["held out"]["difference"] / data["groups"]["in the pool"]["difference"], abs=1e-3)
