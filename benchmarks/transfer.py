@@ -1,12 +1,12 @@
 """Leave one style out: how much of a tuning's gain survives against a style it never met.
 
 For each style S of the panel, a short study tunes BOT against a pool of the other styles and a hall of fame, its
-choice made on the same pool: S is never seen, neither by the search nor by the choice. A style written NAME~J
-is a distribution in the pool (`bots.perturbation`: each game draws its parameters by up to J of their ranges),
-and held out it is met as NAME itself. The chosen bot and the baseline (BOT's defaults) then play the same fresh
-seeds (the `match` stream of --seed: never a study's) against every style, sides swapped. A row gives the tuned bot's gain
-over the baseline against its pool (the mean paired difference over the pool's styles, and the mean Elo gain)
-and against S, with 95% intervals over the seed pairs, and the ratio held-out gain / in-pool gain.
+choice made on the same pool: S is never seen, neither by the search nor by the choice. A style written NAME~J is a
+distribution in the pool (`bots.perturbation`: each game draws its parameters by up to J of their ranges), and held
+out it is met as NAME itself. The chosen bot and the baseline (BOT's defaults) then play the same fresh seeds (the
+`match` stream of --seed: never a study's) against every style, sides swapped. A row gives the tuned bot's gain
+over the baseline against its pool (the mean paired difference over the pool's styles, and the mean Elo gain) and
+against S, with 95% intervals over the seed pairs, and the ratio held-out gain / in-pool gain.
 
     python benchmarks/transfer.py --bot heuristic --objective mean --out loo-heuristic-mean.json
     python benchmarks/transfer.py --bot sunrate --sigma 0.01 --objective min-gain --out loo-sunrate.json \
