@@ -9,9 +9,9 @@ from __future__ import annotations
 import functools
 from pathlib import Path
 
+from bots.emit_python import transpile
 from bots.names import Bot
 from bots.registry import REGISTERED, plugin
-from bots.transpile import transpile
 from engine import rules
 from engine.files import write_atomically
 from engine.leagues import LEAGUES
