@@ -1,26 +1,32 @@
 #!/usr/bin/env python3
-"""How long the exported single-file bots take per turn under CPython, against CodinGame's 100 ms.
+"""How long the exported single-file bots take per turn, against CodinGame's 100 ms (1,000 ms on the first turn).
 
     python benchmarks/export_turn_time.py [--bots heuristic sunrate rush seeder greedy] [--games 20] [--seed 5]
+    python benchmarks/export_turn_time.py --lang cpp [--bots ... search] [--time-ms T]
 
-Each bot is exported (Bronze+), then plays --games games as a program against the in-engine `heuristic`, sides
+Each bot is exported (Bronze+) in Python (run by this interpreter) or in C++ (compiled by `g++ -std=c++17 -O2`:
+the compile time is printed), then plays --games games as a program against the in-engine `heuristic`, sides
 swapped every game. Every answer is timed from the moment its input is written to the moment its line is read
 (pipes included), with no time limit. Prints per bot: turns, median, 99th percentile and slowest turn in ms, and
-the first turn (which includes the interpreter's start) separately.
+the first turn (which includes the program's start) separately. `--time-ms T` gives the search bots a
+wall-clock budget of T ms a move (10 T on the first turn) instead of their fixed budget.
 """
 from __future__ import annotations
 
 import argparse
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Optional
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bots.export import export_bot  # noqa: E402
+from bots.export import export_bot, exportable_for  # noqa: E402
+from bots.export_cpp import policy_cpp  # noqa: E402
 from bots.names import parse_bot  # noqa: E402
 from bots.player import player_for  # noqa: E402
 from engine.players import ProgramPlayer, TimeLimits  # noqa: E402
@@ -44,14 +50,32 @@ class TimedProgram(ProgramPlayer):
         return line
 
 
-def measure(bot: str, games: int, seed: int, folder: Path) -> dict:
-    path = folder / f"{bot}.py"
-    export_bot(parse_bot(bot, LEAGUE), LEAGUE, path, [f"benchmark export of {bot}"])
+COMPILE = ["g++", "-std=c++17", "-O2", "-Wall", "-Wextra", "-Werror"]
+
+
+def exported_command(bot: str, lang: str, time_ms: Optional[int], folder: Path) -> tuple[str, Optional[float]]:
+    """The command that runs the exported bot, and the C++ compile's wall time in s (None for Python)."""
+    name = parse_bot(bot, LEAGUE)
+    if lang == "python":
+        path = folder / f"{bot}.py"
+        export_bot(name, LEAGUE, path, [f"benchmark export of {bot}"])
+        return f"{sys.executable} {path}", None
+    searches = policy_cpp(exportable_for(name, lang).policy).searches
+    path = folder / f"{bot}.cpp"
+    export_bot(name, LEAGUE, path, [f"benchmark export of {bot}"], lang, time_ms if searches else None)
+    start = time.perf_counter()
+    subprocess.run([*COMPILE, "-o", str(folder / bot), str(path)], check=True)
+    return str(folder / bot), time.perf_counter() - start
+
+
+def measure(bot: str, games: int, seed: int, folder: Path, lang: str = "python",
+            time_ms: Optional[int] = None) -> dict:
+    command, compile_s = exported_command(bot, lang, time_ms, folder)
     first: list = []
     later: list = []
     limits = TimeLimits(first_ms=60_000.0, turn_ms=60_000.0)
     for g in range(games):
-        me = TimedProgram(bot, f"{sys.executable} {path}", first, later)
+        me = TimedProgram(bot, command, first, later)
         other = player_for(parse_bot("heuristic", LEAGUE))
         report = play_game(seed + g // 2, LEAGUE, [me, other] if g % 2 == 0 else [other, me], limits,
                            records=False)
@@ -59,7 +83,8 @@ def measure(bot: str, games: int, seed: int, folder: Path) -> dict:
             raise SystemExit(f"{bot}: deactivated in game {g}: {report.outcome.deactivated}")
     later.sort()
     return {"bot": bot, "turns": len(later), "median_ms": statistics.median(later),
-            "p99_ms": later[int(0.99 * (len(later) - 1))], "max_ms": later[-1], "first_max_ms": max(first)}
+            "p99_ms": later[int(0.99 * (len(later) - 1))], "max_ms": later[-1], "first_max_ms": max(first),
+            "compile_s": compile_s}
 
 
 def main() -> int:
@@ -67,14 +92,24 @@ def main() -> int:
     parser.add_argument("--bots", nargs="+", default=["heuristic", "sunrate", "rush", "seeder", "greedy"])
     parser.add_argument("--games", type=int, default=20)
     parser.add_argument("--seed", type=int, default=5)
+    parser.add_argument("--lang", choices=("python", "cpp"), default="python")
+    parser.add_argument("--time-ms", type=int, help="with --lang cpp: the search bots' budget per move in ms")
     args = parser.parse_args()
-    print(f"Python {sys.version.split()[0]}; {args.games} games per bot against in-engine heuristic, Bronze+")
-    print(f"{'bot':<10} {'turns':>6} {'median ms':>10} {'p99 ms':>8} {'max ms':>8} {'first turn ms':>14}")
+    if args.lang == "python":
+        print(f"Python {sys.version.split()[0]}; {args.games} games per bot against in-engine heuristic, Bronze+")
+    else:
+        version = subprocess.run(["g++", "--version"], capture_output=True, text=True).stdout.splitlines()[0]
+        print(f"{version}, {' '.join(COMPILE)}; search bots: "
+              f"{f'{args.time_ms} ms a move' if args.time_ms else 'their fixed budget'}; {args.games} games per bot "
+              f"against in-engine heuristic, Bronze+")
+    print(f"{'bot':<10} {'turns':>6} {'median ms':>10} {'p99 ms':>8} {'max ms':>8} {'first turn ms':>14} "
+          f"{'compile s':>10}")
     with tempfile.TemporaryDirectory() as folder:
         for bot in args.bots:
-            r = measure(bot, args.games, args.seed, Path(folder))
+            r = measure(bot, args.games, args.seed, Path(folder), args.lang, args.time_ms)
+            compiled = f"{r['compile_s']:>10.1f}" if r["compile_s"] is not None else f"{'-':>10}"
             print(f"{r['bot']:<10} {r['turns']:>6} {r['median_ms']:>10.2f} {r['p99_ms']:>8.2f} {r['max_ms']:>8.2f} "
-                  f"{r['first_max_ms']:>14.1f}")
+                  f"{r['first_max_ms']:>14.1f} {compiled}")
     return 0
 
 

@@ -1,15 +1,19 @@
-"""Export an in-engine bot as one standalone Python file to paste into CodinGame.
+"""Export an in-engine bot as one standalone file to paste into CodinGame: Python (here) or C++
+(`bots/export_cpp.py`).
 
 The file has the parameters embedded, reads the CodinGame protocol from stdin and answers one line per
 turn. Its decisions come from the policy code the engine compiles, transpiled to plain Python
-(`bots/transpile.py`), so the two cannot drift apart. It needs CPython 3.9+ and the standard library only.
+(`bots/transpile.py`, `bots/emit_python.py`), so the two cannot drift apart. It needs CPython 3.9+ and the
+standard library only.
 """
 from __future__ import annotations
 
 import functools
 from pathlib import Path
+from typing import Optional
 
 from bots.emit_python import transpile
+from bots.export_cpp import cpp_source, policy_cpp
 from bots.names import Bot
 from bots.registry import REGISTERED, plugin
 from engine import rules
@@ -18,6 +22,7 @@ from engine.leagues import LEAGUES
 from engine.rules import MAX_MOVES
 
 CODINGAME_LIMIT = 100_000
+LANGUAGES = {"python": "Python", "cpp": "C++"}
 # The trees each league starts with: the exported file tells the league it plays from its first turn.
 STARTING_TREES = {2 * league.starting_pairs: number for number, league in LEAGUES.items()}
 
@@ -152,8 +157,8 @@ if __name__ == "__main__":
 '''
 
 
-def exportable_for(bot: Bot):
-    """The plug-in of an exportable in-engine bot, or ExportError saying which bots are."""
+def exportable_for(bot: Bot, lang: str = "python"):
+    """The plug-in of a bot exportable in `lang`, or ExportError saying which bots are."""
     if not bot.in_engine:
         raise ExportError(f"bot {bot.name!r} is a program, not an in-engine bot: nothing to export")
     if bot.jitter:
@@ -164,7 +169,18 @@ def exportable_for(bot: Bot):
         exportable = [name for name in REGISTERED if plugin(name).exportable]
         reason = f": {found.not_exportable}" if found.not_exportable else ""
         raise ExportError(f"bot {bot.name!r} cannot be exported{reason} (exportable: {', '.join(exportable)})")
+    if lang not in found.languages:
+        reason = f": {found.not_exportable}" if found.not_exportable else ""
+        raise ExportError(f"bot {bot.name!r} cannot be exported in {LANGUAGES[lang]}{reason} (it exports in "
+                          f"{', '.join(LANGUAGES[other] for other in found.languages)}: --lang "
+                          f"{' or '.join(found.languages)})")
     return found
+
+
+def parameter_values(bot: Bot, found) -> tuple[list, list]:
+    """(names, values) of the bot's parameters, in schema order."""
+    names = [p.name for p in found.schema] if found.schema is not None else []
+    return names, [float(v) for v in bot.seat[0]["params"][: len(names)]]
 
 
 @functools.cache
@@ -179,8 +195,7 @@ def bot_source(bot: Bot, league: int, header_lines: list) -> str:
     """The text of the standalone file for `bot`, exported for `league` (it plays whichever league it is in)."""
     found = exportable_for(bot)
     code, entry = policy_source(found.policy)
-    names = [p.name for p in found.schema] if found.schema is not None else []
-    values = [float(v) for v in bot.seat[0]["params"][: len(names)]]
+    names, values = parameter_values(bot, found)
     params = "\n".join(f"    {value!r},  # {name}" for name, value in zip(names, values))
     rules_by_league = {n: (l.max_days, int(l.can_grow), int(l.can_seed), int(l.shadows)) for n, l in LEAGUES.items()}
     header = "\n".join(header_lines)
@@ -201,14 +216,39 @@ def bot_source(bot: Bot, league: int, header_lines: list) -> str:
     )
 
 
-def export_bot(bot: Bot, league: int, path: Path, header_lines: list) -> str:
-    """Write the standalone file (atomically, executable) and return its text."""
-    text = bot_source(bot, league, header_lines)
+def export_source(bot: Bot, league: int, header_lines: list, lang: str = "python",
+                  time_ms: Optional[int] = None) -> str:
+    """The text of the standalone file for `bot` in `lang`; `time_ms`: a search bot's wall-clock budget per move
+    (C++ only), instead of the fixed budget of its parameters."""
+    if lang not in LANGUAGES:
+        raise ExportError(f"no export to {lang!r} (languages: {', '.join(LANGUAGES)})")
+    if time_ms is not None and lang != "cpp":
+        raise ExportError("--time-ms applies to the C++ export (--lang cpp): a Python search would not fit "
+                          "CodinGame's 100 ms a turn")
+    if lang == "python":
+        return bot_source(bot, league, header_lines)
+    found = exportable_for(bot, lang)
+    if time_ms is not None:
+        if time_ms <= 0:
+            raise ExportError(f"--time-ms must be a positive number of milliseconds, got {time_ms}")
+        if not policy_cpp(found.policy).searches:
+            searching = [name for name in REGISTERED if plugin(name).exportable and "cpp" in plugin(name).languages
+                         and policy_cpp(plugin(name).policy).searches]
+            raise ExportError(f"bot {bot.name!r} does not search: --time-ms applies to the bots whose work per "
+                              f"move has a budget ({', '.join(searching)})")
+    names, values = parameter_values(bot, found)
+    return cpp_source(found.policy, names, values, league, header_lines, time_ms)
+
+
+def export_bot(bot: Bot, league: int, path: Path, header_lines: list, lang: str = "python",
+               time_ms: Optional[int] = None) -> str:
+    """Write the standalone file (atomically; a Python file executable) and return its text."""
+    text = export_source(bot, league, header_lines, lang, time_ms)
     if len(text) >= CODINGAME_LIMIT:
         raise ExportError(f"the exported file has {len(text)} characters; CodinGame accepts fewer than "
                           f"{CODINGAME_LIMIT}")
     try:
-        write_atomically(Path(path), text, mode=0o755)
+        write_atomically(Path(path), text, mode=0o755 if lang == "python" else 0o644)
     except OSError as error:
         raise ExportError(f"cannot write {path}: {error.strerror or error}") from None
     return text

@@ -55,8 +55,9 @@ class BotPlugin:
     argument: str = ""  # what may follow "NAME:" besides a parameter file, as the usage line shows it
     parse_argument: Optional[ArgumentParser] = None  # that argument's parser (default: parameter files only)
     league_defaults: Optional[Callable[[int], dict]] = None  # parameter defaults that depend on the league
-    exportable: bool = True  # `tuner export` can write it as a standalone Python file
-    not_exportable: str = ""  # why not, when it cannot be exported (the export's error says it)
+    exportable: bool = True  # `tuner export` can write it as a standalone file
+    not_exportable: str = ""  # why not, when it cannot be exported (in some language): the export's error says it
+    languages: tuple = ("python", "cpp")  # the languages it exports in (`tuner export --lang`)
 
     @property
     def usage(self) -> str:

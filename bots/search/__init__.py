@@ -2,8 +2,9 @@
 to the end of the game (both players then following the default heuristic) within a budget of N simulated turns
 per move, and the move whose playout ends with the best score margin is played (`policy`).
 
-Not exportable: its playouts in plain Python would not fit CodinGame's 100 ms a turn, and its scratch states have
-no counterpart in the exported file; it is a sparring partner in the engine."""
+Exported in C++ only (`tuner export --bot search --lang cpp [--time-ms T]`): its playouts in plain Python would not
+fit CodinGame's 100 ms a turn. With a time limit, it plays out candidates while the move's deadline is ahead
+(`bots.budget.within_budget`) instead of within its budget of simulated turns."""
 from bots.plugin import BotPlugin, Setup, int_argument
 from bots.search.policy import search_move
 from bots.search.schema import SCHEMA
@@ -16,5 +17,5 @@ def _budget(name: str, arg: str, league: int) -> Setup:
 
 PLUGIN = BotPlugin("search", "playouts of candidate moves to the end of the game, the default heuristic playing "
                    "both sides, within a budget of simulated turns per move", search_move, SCHEMA, argument="N",
-                   parse_argument=_budget, exportable=False,
+                   parse_argument=_budget, languages=("cpp",),
                    not_exportable="its playouts in plain Python would not fit CodinGame's 100 ms a turn")

@@ -9,7 +9,8 @@ does) the base move needs no new playout, and each move's budget goes to alterna
 
 Budget: `budget` simulated turns per move, saved in a bank (capped at `bank_cap` moves' worth) and spent on
 playouts: the base playout when the prediction broke, then alternatives, one more while the bank is
-positive. A playout from the start of the game costs about 90 turns, one on the last day a few.
+positive (`within_budget`: in a C++ export with a time limit, while the move's deadline is ahead instead). A
+playout from the start of the game costs about 90 turns, one on the last day a few.
 
 Scratch memory (the seat's record arrays): states[0 .. 2 * (KEEP + 1)) hold two principal-variation
 buffers (a playout's working state and the KEEP states it predicts), ints the bookkeeping below, floats[0]
@@ -17,6 +18,7 @@ the principal variation's value.
 """
 from __future__ import annotations
 
+from bots.budget import within_budget
 from bots.search.candidates import candidates
 from bots.search.schema import SCHEMA
 from bots.search.simulate import base_move, playout, same_state
@@ -68,7 +70,7 @@ def search_move(mp, s, p, seat):
     bar = best + seat.params[P_MIN_GAIN]
     n = min(n, 1 + int(seat.params[P_MAX_ALTERNATIVES]))
     i = 1
-    while i < n and ints[I_BANK] > 0:
+    while i < n and within_budget(ints[I_BANK]):
         kind, a, b = rules.decode_move(seat.moves[i])
         spare = 1 - pv
         value, kept, turns = playout(mp, s, p, kind, a, b, ok, oa, ob, seat.states, spare * (KEEP + 1), KEEP)

@@ -1,8 +1,9 @@
-"""`tuner export`: write a tuned bot as one standalone Python file to paste into CodinGame.
+"""`tuner export`: write a tuned bot as one standalone Python or C++ file to paste into CodinGame.
 
     tuner export --params FILE.json -o bots/tuned/NAME.py     a parameter file (heuristic)
     tuner export STUDY.toml [--trial N] -o FILE               a study's best (or given) trial
     tuner export --bot NAME -o FILE                           any exportable bot name
+    tuner export ... --lang cpp [--time-ms [T]] -o FILE.cpp   in C++ (a search bot: T ms a move, 10 T the first)
     tuner export STUDY.toml [--trial N] --template SOURCE -o OUT
                                                               the trial's values written into a program's
                                                               own source (its `tuner: NAME` lines)
@@ -12,7 +13,8 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from bots.export import ExportError, export_bot
+from bots.export import LANGUAGES, ExportError, export_bot
+from bots.export_cpp import FIRST_TURN_FACTOR
 from bots.names import BotSpecError
 from bots.paramfile import ParamFile, now_iso, read_param_file, write_param_file
 from bots.schema import ParamError
@@ -23,9 +25,11 @@ from tuner.study.export import export_header, export_source_from_study, trial_va
 from tuner.study.file import read_study_file
 from tuner.study.template import TemplateError, write_filled_template, write_program_params
 
+DEFAULT_TIME_MS = 90  # CodinGame gives 100 ms a turn: the rest is the margin for reading and writing
+
 
 def register(commands) -> None:
-    parser = commands.add_parser("export", help="export a bot as one standalone Python file for CodinGame")
+    parser = commands.add_parser("export", help="export a bot as one standalone Python or C++ file for CodinGame")
     parser.add_argument("study", nargs="?", metavar="STUDY.toml", help="export the best trial of this study")
     parser.add_argument("--trial", type=int, metavar="N", help="with a study: export trial N instead of the best")
     parser.add_argument("--params", type=Path, metavar="FILE.json", help="a parameter file (any bot with parameters)")
@@ -35,7 +39,13 @@ def register(commands) -> None:
     parser.add_argument("--template", type=Path, metavar="SOURCE",
                         help="with a study: write SOURCE (a program bot's own source) with its `tuner: NAME` lines "
                              "set to the trial's values")
-    parser.add_argument("-o", "--output", type=Path, required=True, metavar="FILE.py", help="file to write")
+    parser.add_argument("--lang", choices=sorted(LANGUAGES), default="python",
+                        help="python (default) or cpp: one C++17 file, standard library only, for the search bots "
+                             "and full speed")
+    parser.add_argument("--time-ms", type=arguments.positive_int, nargs="?", const=DEFAULT_TIME_MS, metavar="T",
+                        help=f"with --lang cpp, a search bot: spend T ms a move (default {DEFAULT_TIME_MS}; "
+                             f"{FIRST_TURN_FACTOR} T on the first turn) instead of its fixed budget")
+    parser.add_argument("-o", "--output", type=Path, required=True, metavar="FILE", help="file to write")
     parser.add_argument("--params-out", type=Path, metavar="FILE.json",
                         help="also write the bot's parameters as a parameter file (`NAME:FILE.json` bot names)")
     parser.set_defaults(run=run)
@@ -103,7 +113,8 @@ def run(args) -> int:
         return 0
     try:
         bot, league, origin = _resolve(args)
-        text = export_bot(bot, league, args.output, export_header(league, origin))
+        text = export_bot(bot, league, args.output, export_header(league, origin, lang=args.lang, time_ms=args.time_ms),
+                          args.lang, args.time_ms)
         if args.params_out is not None:
             write_param_file(args.params_out, ParamFile(bot.plugin, league, bot.params or {},
                                                         {**bot.source, "exported": now_iso()}))
@@ -111,7 +122,7 @@ def run(args) -> int:
         raise UserError(str(error)) from None
     except OSError as error:
         raise UserError(f"cannot write {args.params_out}: {error.strerror or error}") from None
-    print(f"wrote {args.output} ({len(text):,} characters, league {league})")
+    print(f"wrote {args.output} ({len(text):,} characters, league {league}, {LANGUAGES[args.lang]})")
     if args.params_out is not None:
         print(f"wrote {args.params_out} (the parameters of {bot.name})")
     if bot.source.get("pruned"):

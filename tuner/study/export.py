@@ -4,6 +4,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Optional
 
+from bots.export_cpp import FIRST_TURN_FACTOR
 from engine.leagues import league as league_info
 from tuner.measure.gauntlet import Gauntlet
 from tuner.storage import describe_storage
@@ -40,12 +41,19 @@ def shown_storage(config: StudyConfig) -> str:
     return url.file.name if url.file is not None else describe_storage(config.storage)
 
 
-def export_header(league: int, origin: list, how: str = "`tuner export`") -> list:
+def export_header(league: int, origin: list, how: str = "`tuner export`", lang: str = "python",
+                  time_ms: Optional[int] = None) -> list:
     """The docstring lines of an exported bot file: what it is, where it came from, how to use it."""
-    return [f"Photosynthesis bot for CodinGame (Spring Challenge 2021), league {league} "
-            f"({league_info(league).name}).",
-            f"Exported by photosynthesis-tuner {package_version()} ({how}).", *origin,
-            "Paste this whole file into the CodinGame IDE (language: Python 3). Standard library only."]
+    lines = [f"Photosynthesis bot for CodinGame (Spring Challenge 2021), league {league} "
+             f"({league_info(league).name}).",
+             f"Exported by photosynthesis-tuner {package_version()} ({how}).", *origin]
+    if lang == "cpp":
+        if time_ms is not None:
+            lines.append(f"Search budget: {time_ms} ms of wall-clock time a move ({FIRST_TURN_FACTOR * time_ms} ms on "
+                         f"the first turn), instead of its fixed budget.")
+        return lines + ["Paste this whole file into the CodinGame IDE (language: C++). C++17, standard library only.",
+                        "Build it yourself with: g++ -std=c++17 -O2 -o bot bot.cpp"]
+    return lines + ["Paste this whole file into the CodinGame IDE (language: Python 3). Standard library only."]
 
 
 def export_source_from_study(path: Path, trial: Optional[int], league: Optional[int]):
