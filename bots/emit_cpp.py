@@ -622,12 +622,13 @@ class CppProgram:
     searches: bool  # it calls `within_budget`: a wall-clock budget can replace its count
 
 
-def cpp_program(policy) -> CppProgram:
-    """The C++ of a compiled policy `policy(mp, s, p, seat)` and everything it calls."""
+def cpp_program(policy, args: Optional[tuple] = None) -> CppProgram:
+    """The C++ of a compiled policy `policy(mp, s, p, seat)` and everything it calls; `args`: the entry's Numba
+    argument types, if it is not a policy."""
     program = walk(policy)
     emitter = CppEmitter(program)
     entry = program.functions[program.entries[0]]
-    emitter.type_from(entry, entry_args())
+    emitter.type_from(entry, args if args is not None else entry_args())
     functions = emitter.functions_source()
     constants, unpack = emitter.constants_source()
     return CppProgram(constants + "\n\n" + functions + "\n", unpack, cpp_name(entry.name),

@@ -164,3 +164,19 @@ def test_export_command_errors_are_one_line(tmp_path):
         result = run_tuner("export", *args, "-o", str(tmp_path / "out.py"))
         assert result.returncode == 2 and needle in result.stderr and "Traceback" not in result.stderr
     assert not (tmp_path / "out.py").exists()
+
+
+def test_export_language_errors_are_one_line(tmp_path, capsys):
+    from tuner.cli import main
+
+    out = tmp_path / "out.cpp"
+    for args, needle in ((["--bot", "random", "--lang", "cpp"], "cannot be exported"),
+                         (["--bot", "search"], "cannot be exported in Python: its playouts"),
+                         (["--bot", "heuristic", "--lang", "cpp", "--time-ms", "50"], "does not search"),
+                         (["--bot", "search", "--time-ms", "50"], "--time-ms applies to the C++ export")):
+        assert main(["export", *args, "-o", str(out)]) == 2
+        assert needle in capsys.readouterr().err
+    with pytest.raises(SystemExit) as stop:
+        main(["export", "--bot", "search", "--lang", "rust", "-o", str(out)])
+    assert stop.value.code == 2 and "invalid choice: 'rust'" in capsys.readouterr().err
+    assert not out.exists()

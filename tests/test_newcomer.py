@@ -4,6 +4,7 @@ checksum check, and no machine path in an exported file."""
 from __future__ import annotations
 
 import json
+import re
 import sys
 
 import pytest
@@ -14,7 +15,8 @@ from engine.referee import play_game
 from tests.conftest import PROGRAMS, ROOT, run_tuner, write_study
 from tuner.cli import main
 
-EXPORTABLE = [name for name in REGISTERED if plugin(name).exportable]
+EXPORTABLE = [name for name in REGISTERED if plugin(name).exportable and "python" in plugin(name).languages]
+# (the C++ exports play all three leagues in tests/test_export_cpp.py)
 
 
 @pytest.mark.parametrize("bot", EXPORTABLE)
@@ -84,6 +86,13 @@ def test_exports_from_a_study(tuned_study, tmp_path):
     assert by_file["results"] == by_trial["results"]
     chosen = run_tuner("export", str(tuned_study), "-o", str(tmp_path / "chosen.py"))
     assert chosen.returncode == 0 and "warning" not in chosen.stderr
+    # The same chosen bot in C++: the same parameters, the study named, the language said.
+    in_cpp = run_tuner("export", str(tuned_study), "--lang", "cpp", "-o", str(tmp_path / "chosen.cpp"))
+    assert in_cpp.returncode == 0, in_cpp.stderr
+    cpp_text, py_text = (tmp_path / "chosen.cpp").read_text(), (tmp_path / "chosen.py").read_text()
+    assert "// Study: " in cpp_text and "language: C++" in cpp_text
+    params = re.findall(r"^    (\S+),  # (\w+)$", py_text, re.M)
+    assert re.findall(r"^    (\S+),  // (\w+)$", cpp_text, re.M) == params != []
 
 
 def test_the_readme_commands_use_the_pinned_versions():

@@ -1,0 +1,299 @@
+"""The C++ export: every bot that exports in C++ compiles with Debian's g++ without a warning and under CodinGame's
+limit, plays game for game like the engine in all three leagues through the referee (the search at a fixed budget
+included), decides as the engine on random positions, keeps Python's arithmetic, refuses code outside the portable
+subset with its file, line and function, and a timed search keeps CodinGame's time limits over 100 games."""
+from __future__ import annotations
+
+import os
+import random
+import re
+import shutil
+import subprocess
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from bots import cpp_runtime
+from bots.dispatch import decide
+from bots.emit_cpp import cpp_program
+from bots.export import CODINGAME_LIMIT, export_bot
+from bots.export_cpp import policy_cpp
+from bots.names import parse_bot
+from bots.registry import REGISTERED, plugin
+from bots.transpile import TranspileError
+from engine.game import Game
+from engine.jit import hot
+from engine.players import TimeLimits
+from engine.protocol import format_move
+from engine.referee import play_game
+from tests.test_export_fuzz import random_state
+from tests.test_style_bots import away_from_defaults, params_file
+from tuner.measure.matches import run_match
+
+REQUIRE_GXX_ENV = "TUNER_REQUIRE_GXX"  # "1" (.ci/run): no g++ is a failure, not a skip
+FLAGS = ["-std=c++17", "-O2", "-Wall", "-Wextra"]
+CPP_BOTS = [name for name in REGISTERED if plugin(name).exportable and "cpp" in plugin(name).languages]
+SEARCHING = [name for name in CPP_BOTS if policy_cpp(plugin(name).policy).searches]
+TIMED_MS = 2  # the timed search's budget a move in the tests: short games, the limits checked are CodinGame's
+STANDARD_HEADERS = {"algorithm", "array", "cctype", "chrono", "cmath", "cstdint", "cstring", "iostream", "limits",
+                    "string", "tuple", "type_traits", "vector"}
+
+
+def gxx() -> str:
+    found = shutil.which("g++")
+    if found is None:
+        reason = "g++ is not installed (Debian's package g++; .ci/run installs it)"
+        if os.environ.get(REQUIRE_GXX_ENV) == "1":
+            pytest.fail(f"{REQUIRE_GXX_ENV}=1 but {reason}")
+        pytest.skip(reason)
+    return found
+
+
+def compile_cpp(source: Path, binary: Path, extra: tuple = ()) -> subprocess.CompletedProcess:
+    return subprocess.run([gxx(), *FLAGS, *extra, "-o", str(binary), str(source)], capture_output=True, text=True,
+                          timeout=300)
+
+
+@dataclass
+class CppExport:
+    bot: str  # the in-engine bot it was exported from
+    source: Path
+    binary: Path
+    compiled: subprocess.CompletedProcess
+
+    @property
+    def program(self) -> str:
+        return f"cmd:{self.binary}"
+
+
+@pytest.fixture(scope="session")
+def cpp_exports(tmp_path_factory) -> dict:
+    """Every bot that exports in C++, with its parameters away from the defaults (the search's budget included),
+    and each search bot again with a wall-clock budget (`NAME_timed`): exported and compiled once a session."""
+    gxx()
+    directory = tmp_path_factory.mktemp("cpp")
+    exports = {}
+    for name in CPP_BOTS:
+        bot = f"{name}:{params_file(directory, name, away_from_defaults(name))}"
+        source = directory / f"{name}.cpp"
+        export_bot(parse_bot(bot, 3), 3, source, [f"test export of {bot}"], "cpp")
+        exports[name] = (bot, source)
+    for name in SEARCHING:
+        source = directory / f"{name}_timed.cpp"
+        export_bot(parse_bot(name, 3), 3, source, [f"test export of {name}, timed"], "cpp", TIMED_MS)
+        exports[f"{name}_timed"] = (name, source)
+
+    def build(item):
+        bot, source = item
+        binary = source.with_suffix("")
+        return CppExport(bot, source, binary, compile_cpp(source, binary))
+
+    with ThreadPoolExecutor(2) as pool:
+        return dict(zip(exports, pool.map(build, exports.values())))
+
+
+def test_every_cpp_export_compiles_without_a_warning_and_is_standalone(cpp_exports):
+    assert set(CPP_BOTS) >= {"greedy", "heuristic", "sunrate", "rush", "seeder", "search"}
+    for name, export in cpp_exports.items():
+        assert export.compiled.returncode == 0 and export.compiled.stderr == "", (name, export.compiled.stderr)
+        text = export.source.read_text()
+        assert len(text) < CODINGAME_LIMIT, (name, len(text))
+        assert set(re.findall(r"#include <(\w+)>", text)) <= STANDARD_HEADERS, name
+        assert "numba" not in text and "numpy" not in text and text.count("int main()") == 1
+
+
+def engine_player(bot: str, league: int):
+    return parse_bot(bot, league).player()
+
+
+def outputs(report, p: int) -> list:
+    return [r["output"][p] for r in report.records if r.get("t") == "ACTIONS"]
+
+
+@pytest.mark.parametrize("league", [1, 2, 3])
+@pytest.mark.parametrize("bot", CPP_BOTS)
+def test_cpp_export_plays_game_for_game_like_the_engine(cpp_exports, bot, league):
+    """Through the referee, on both sides: the same answer at every turn, the same scores, no refused action."""
+    export = cpp_exports[bot]
+    for seed, side in ((11, 0), (12, 1)):
+        players = [engine_player("heuristic", league), parse_bot(export.program, league).player()]
+        engine = [engine_player("heuristic", league), engine_player(export.bot, league)]
+        if side == 0:
+            players.reverse()
+            engine.reverse()
+        program_game = play_game(seed, league, players, TimeLimits(10_000, 10_000))
+        engine_game = play_game(seed, league, engine)
+        assert program_game.outcome.deactivated == [], program_game.outcome.deactivated
+        assert outputs(program_game, side) == outputs(engine_game, side), (bot, league, seed)
+        assert program_game.outcome.final_scores == engine_game.outcome.final_scores
+        refused = [r["error"][side] for r in program_game.records if r.get("t") == "ACTIONS" and r["error"][side]]
+        assert refused == [] and len(outputs(program_game, side)) > 0
+
+
+def random_positions(league: int, seed: int, count: int, rng: random.Random) -> tuple[Game, list]:
+    """A map's initialization lines and first turn (from which the bot reads the league), then `count` random
+    legal positions on it: (game, [(lines, state copy)])."""
+    game = Game(seed, league)
+    game.phase = "ACTIONS"
+    turns = [(game.frame_input(0), game.states.copy())]
+    for _ in range(count):
+        random_state(game, rng)
+        turns.append((game.frame_input(0), game.states.copy()))
+    return game, turns
+
+
+def test_cpp_exports_decide_as_the_engine_on_random_positions(cpp_exports):
+    """Positions no normal game reaches, on maps of every league: each bot without memory between moves answers
+    what the compiled policy answers, and only possible moves."""
+    rng = random.Random(2023)
+    maps = [random_positions(league, seed, 250, rng) for league in (1, 2, 3) for seed in (3, 4, 5, 6)]
+    compared = 0
+    for name in sorted(set(CPP_BOTS) - set(SEARCHING)):
+        export = cpp_exports[name]
+        for game, turns in maps:
+            text = "".join("\n".join(lines) + "\n" for lines, _ in turns)
+            answers = subprocess.run([str(export.binary)], input=game.global_input_text().decode() + text,
+                                     capture_output=True, text=True, timeout=60).stdout.splitlines()
+            assert len(answers) == len(turns), (name, game.seed)
+            seat = parse_bot(export.bot, game.league.number).seat
+            for (lines, states), answer in list(zip(turns, answers))[1:]:
+                game.states[:] = states
+                expected = format_move(*(int(v) for v in decide(game.map, game.state, 0, seat.copy()[0])))
+                assert answer == expected, (name, game.seed, lines)
+                assert answer == "WAIT" or answer in lines
+                compared += 1
+    assert compared == 5 * 12 * 250
+
+
+@hot
+def integer_arithmetic(a, b):
+    """Every integer operator the portable subset allows, for the C++ export against Numba."""
+    chained = 1 if a < b <= 7 else 0
+    return (a // b, a % b, a / b, min(a, b), max(b, a), abs(a), a << 3, a >> 2, a & b, a | b, a ^ b, ~a, -a,
+            1 << (36 + (b & 3)), int(a / b), chained, float(a) * 0.5, a * b - (a + b), not a < b)
+
+
+@hot
+def float_arithmetic(x, y):
+    return x // y, x % y, x / y, min(x, y), max(y, x), abs(x), int(x), -x, x * y - (x + y), x <= y
+
+
+INTEGERS = [(7, 2), (-7, 2), (7, -2), (-7, -2), (6, 3), (-6, 3), (0, 5), (2**40 + 3, -7), (5, 5), (3, 9)]
+FLOATS = [(7.5, 2.0), (-7.5, 2.0), (7.5, -2.0), (-0.5, 0.25), (3.0, 2.5), (-3.0, 2.5), (1e300, -3.0)]
+
+
+def runtime_harness(directory: Path, name: str, time_ms: int, code: str, main: str) -> list:
+    """Compile the runtime (`bots/cpp_runtime.py` HELPERS), generated `code` and a test's own `main`; run it;
+    its lines."""
+    source = directory / f"{name}.cpp"
+    source.write_text(f"{cpp_runtime.INCLUDES}constexpr int64_t TIME_MS = {time_ms};\n{cpp_runtime.HELPERS}\n"
+                      f"{code}\n{main}")
+    compiled = compile_cpp(source, directory / name)
+    assert compiled.returncode == 0 and compiled.stderr == "", compiled.stderr
+    return subprocess.run([str(directory / name)], capture_output=True, text=True, timeout=60).stdout.splitlines()
+
+
+def test_cpp_export_computes_as_numba_on_every_operator(tmp_path):
+    """Generated C++ against Numba (the engine's semantics) on mixed signs and types: Python's `//`, `%`, `/`,
+    `min`, `max`, shifts of a literal past 32 bits, chained comparisons; and without a time limit,
+    `within_budget` is the engine's count."""
+    from numba import types
+
+    code = (cpp_program(integer_arithmetic, (types.int64, types.int64)).code
+            + cpp_program(float_arithmetic, (types.float64, types.float64)).code)
+    calls = [f"    show(integer_arithmetic({a}, {b}));" for a, b in INTEGERS]
+    calls += [f"    show(float_arithmetic({x!r}, {y!r}));" for x, y in FLOATS]
+    printed = runtime_harness(tmp_path, "arithmetic", 0, code, (
+        "template <class T> void show(const T& values) {\n"
+        "    std::apply([](auto... v) { ((std::cout << +v << ' '), ...); }, values);\n"
+        "    std::cout << '\\n';\n}\n"
+        "int main() {\n    std::cout.precision(17);\n" + "\n".join(calls) + "\n"
+        "    show(std::make_tuple(within_budget(1), within_budget(0), within_budget(-5)));\n}\n"))
+    expected = [integer_arithmetic(a, b) for a, b in INTEGERS] + [float_arithmetic(x, y) for x, y in FLOATS]
+    assert len(printed) == len(expected) + 1 and printed[-1].split() == ["1", "0", "0"]
+    for values, line in zip(expected, printed):
+        shown = line.split()
+        assert len(shown) == len(values), line
+        for value, text in zip(values, shown):
+            assert (float(text) == value) if isinstance(value, float) else (int(text) == int(value)), (values, line)
+
+
+def test_the_clock_ends_a_timed_search_at_its_deadline(tmp_path):
+    """`within_budget` with a time limit: true until the deadline whatever the count, false after it."""
+    printed = runtime_harness(tmp_path, "clock", 5, "", """
+int main() {
+    auto start = std::chrono::steady_clock::now();
+    DEADLINE = start + std::chrono::milliseconds(30);
+    long calls = 0;
+    while (within_budget(-1)) ++calls;
+    double spent = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    std::cout << calls << ' ' << spent << ' ' << within_budget(1000) << '\\n';
+}
+""")
+    calls, spent, later = printed[0].split()
+    assert int(calls) > 0 and 30.0 <= float(spent) < 80.0 and later == "0"
+
+
+def test_a_timed_search_keeps_codingames_time_limits_over_100_games(cpp_exports):
+    """CodinGame's limits (1,000 ms for the first answer, 100 ms after), enforced by the referee."""
+    for name in SEARCHING:
+        export = cpp_exports[f"{name}_timed"]
+        match = run_match(parse_bot(export.program), parse_bot(name), 100, league=3, seed=23, jobs=2,
+                          limits=TimeLimits(1000, 100))
+        assert match.disqualifications("A") == [], match.disqualifications("A")[:3]
+        assert len(match.results) == 100
+
+
+# ---- code outside the portable subset ---------------------------------------------------------------------------
+
+@hot
+def uses_power(x, y):
+    return x ** y
+
+
+@hot
+def loop_variable_after_its_loop(n, m):
+    total = 0
+    for i in range(n):
+        total += i * m
+    return total + i
+
+
+@hot
+def or_of_integers(a, b):
+    value = a or b
+    return value
+
+
+@hot
+def loop_over_a_tuple(a, b):
+    total = 0
+    for x in (a, b):
+        total += x
+    return total
+
+
+@hot
+def fine(a, b):
+    return a // b + a % b
+
+
+def line_of(function, text: str) -> int:
+    import inspect
+
+    lines, first = inspect.getsourcelines(function.py_func)
+    return first + next(i for i, line in enumerate(lines) if text in line)
+
+
+@pytest.mark.parametrize("function, text", [(uses_power, "x ** y"), (loop_variable_after_its_loop, "total + i"),
+                                            (or_of_integers, "a or b"), (loop_over_a_tuple, "for x in")])
+def test_code_outside_the_portable_subset_is_refused_with_its_file_line_and_function(function, text):
+    from numba import types
+
+    with pytest.raises(TranspileError) as refused:
+        cpp_program(function, (types.int64, types.int64))
+    message = str(refused.value)
+    assert message.startswith(f"tests/test_export_cpp.py:{line_of(function, text)} ({function.py_func.__name__})")
+    assert "fine" in cpp_program(fine, (types.int64, types.int64)).code
