@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 import numpy as np
+from numba import types
 
 from bots.cpp_types import Typing, cpp_type, entry_args, infer, is_record
 from bots.table_pack import pack_table
@@ -106,7 +107,11 @@ class FunctionWriter:
         self.loop_names = {n.target.id for n in ast.walk(tree) if isinstance(n, ast.For)
                            and isinstance(n.target, ast.Name)}
         self.parents = {child: node for node in ast.walk(tree) for child in ast.iter_child_nodes(node)}
-        self.records: set = set()  # record locals bound so far
+        self.record_locals = {name for name in self.function.local_names - set(self.arg_names)
+                              if name in self.loaded and is_record(self.typing.type_of(name, tree))}
+        self.tuple_locals = {name for name in self.function.local_names
+                             if name in self.typing.variables and isinstance(self.typing.variables[name],
+                                                                              types.BaseTuple)}
         self.lines: list = []
         self.depth = 1
 
@@ -139,12 +144,12 @@ class FunctionWriter:
     def _declarations(self) -> list:
         by_type: dict = {}
         for name in sorted(self.function.local_names - set(self.arg_names), key=self._first_line):
-            if name in self.records or (name not in self.loaded and name not in self.loop_names):
+            if name not in self.loaded and name not in self.loop_names:
                 continue
-            numba_type = self.typing.type_of(name, self.tree)
-            if is_record(numba_type):
-                continue
-            by_type.setdefault(cpp_type(numba_type, self.function, self.tree), []).append(cpp_name(name))
+            spelled = cpp_type(self.typing.type_of(name, self.tree), self.function, self.tree)
+            if name in self.record_locals:
+                spelled += "*"  # a record local points into a record (Python rebinds the name)
+            by_type.setdefault(spelled, []).append(cpp_name(name))
         lines = []
         for spelled, names in by_type.items():
             if spelled in ZERO:
@@ -239,13 +244,16 @@ class FunctionWriter:
 
     def for_(self, node: ast.For):
         call = node.iter
-        if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.func.id == "range"
-                and 1 <= len(call.args) <= 3):
-            self.refuse(node, "only `for NAME in range(...)` loops are portable")
         if node.orelse:
             self.refuse(node, "for ... else is outside the portable subset")
         if not isinstance(node.target, ast.Name):
-            self.refuse(node, "a loop over range needs one variable")
+            self.refuse(node, "a loop needs one variable")
+        if isinstance(call, ast.Tuple):
+            self.for_items(node, call.elts)
+            return
+        if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.func.id == "range"
+                and 1 <= len(call.args) <= 3):
+            self.refuse(node, "only loops over `range(...)` or a tuple written out are portable")
         args = call.args
         start = self.expr(args[0])[0] if len(args) > 1 else "0"
         end_node = args[1] if len(args) > 1 else args[0]
@@ -269,6 +277,19 @@ class FunctionWriter:
         if hoisted:
             self.depth -= 1
             self.line("}")
+
+    def for_items(self, node: ast.For, items: list):
+        """`for x in (a, b, c)`: the items evaluated once, before the loop, as Python does."""
+        assert isinstance(node.target, ast.Name)
+        name = cpp_name(node.target.id)
+        spelled = cpp_type(self.typing.type_of(node.target.id, node), self.function, node)
+        values = ", ".join(self.expr(item)[0] for item in items)
+        self.line(f"for ({spelled} {name}_item : std::initializer_list<{spelled}>{{{values}}}) {{")
+        self.depth += 1
+        self.line(f"{name} = {name}_item;")
+        self.block(node.body)
+        self.depth -= 1
+        self.line("}")
 
     def _steady(self, node, body) -> bool:
         """Whether C++ may evaluate a range's end at every step: it reads nothing the loop can change."""
@@ -300,13 +321,16 @@ class FunctionWriter:
                 if _calls(value):
                     self.line(self.expr(value)[0] + ";")
                 return
-            if is_record(self.typing.type_of(name, node)):
-                if name in self.records or self.depth != 1:
-                    self.refuse(node, f"record variable {name!r} must be bound once, at the top level of its "
-                                      f"function")
-                self.records.add(name)
-                spelled = cpp_type(self.typing.type_of(name, node), self.function, node)
-                self.line(f"{spelled}& {cpp_name(name)} = {self.expr(value)[0]};")
+            if name in self.record_locals:
+                if isinstance(value, ast.Name) and value.id in self.record_locals:
+                    self.line(f"{cpp_name(name)} = {cpp_name(value.id)};")
+                else:
+                    self.line(f"{cpp_name(name)} = &{self.operand(value, UNARY, 'right')};")
+                return
+            if isinstance(value, ast.Tuple):
+                if name not in self.tuple_locals:
+                    self.refuse(node, f"a tuple assigned to {name!r}, which is not a tuple")
+                self.line(f"{cpp_name(name)} = {{{', '.join(self.expr(item)[0] for item in value.elts)}}};")
                 return
             self.line(f"{cpp_name(name)} = {self.expr(value)[0]};")
         elif isinstance(target, (ast.Subscript, ast.Attribute)):
@@ -318,7 +342,7 @@ class FunctionWriter:
         names = []
         for target in targets:
             if isinstance(target, ast.Name):
-                if target.id in self.loaded and is_record(self.typing.type_of(target.id, node)):
+                if target.id in self.record_locals:
                     self.refuse(node, "a record in a tuple assignment")
                 names.append(cpp_name(target.id) if target.id in self.loaded else "std::ignore")
             elif isinstance(target, (ast.Subscript, ast.Attribute)):
@@ -402,12 +426,19 @@ class FunctionWriter:
         if isinstance(node, ast.Constant):
             return self.constant(node), ATOM
         if isinstance(node, ast.Name):
-            return self.name(node), ATOM
+            return self.name(node)
         if isinstance(node, ast.Attribute):
+            if isinstance(node.value, ast.Name) and node.value.id in self.record_locals:
+                return f"{cpp_name(node.value.id)}->{node.attr}", POSTFIX
             return f"{self.operand(node.value, POSTFIX)}.{node.attr}", POSTFIX
         if isinstance(node, ast.Subscript):
             if isinstance(node.slice, (ast.Slice, ast.Tuple)):
                 self.refuse(node, "slices and multi-dimensional indexing are outside the portable subset")
+            if isinstance(node.value, ast.Name) and node.value.id in self.tuple_locals:
+                index = _int_constant(node.slice)
+                if index is None:
+                    self.refuse(node, "a tuple indexed by a value that is not a constant")
+                return f"std::get<{index}>({cpp_name(node.value.id)})", POSTFIX
             return f"{self.operand(node.value, POSTFIX)}[{self.expr(node.slice)[0]}]", POSTFIX
         if isinstance(node, ast.BinOp):
             return self.binary(node)
@@ -424,7 +455,7 @@ class FunctionWriter:
         if isinstance(node, ast.Compare):
             return self.compare(node)
         if isinstance(node, ast.IfExp):
-            return (f"({self.expr(node.test)[0]} ? {self.operand(node.body, TERNARY + 1)} : "
+            return (f"({self.operand(node.test, OR + 1)} ? {self.operand(node.body, TERNARY + 1)} : "
                     f"{self.operand(node.orelse, TERNARY + 1)})"), ATOM
         if isinstance(node, ast.Call):
             return self.call(node), POSTFIX
@@ -454,13 +485,15 @@ class FunctionWriter:
         self.refuse(node, f"the constant {value!r} is outside the portable subset")
         raise AssertionError
 
-    def name(self, node: ast.Name) -> str:
+    def name(self, node: ast.Name) -> tuple:
         name = node.id
+        if name in self.record_locals:
+            return f"*{cpp_name(name)}", UNARY
         if name in self.function.local_names:
-            return cpp_name(name)
+            return cpp_name(name), ATOM
         if name in self.emitter.program.constants:
             self.emitter.used_constants.add(name)
-            return cpp_name(name)
+            return cpp_name(name), ATOM
         self.refuse(node, f"the name {name!r} is not a local, a constant or a call")
         raise AssertionError
 
@@ -631,5 +664,5 @@ def cpp_program(policy, args: Optional[tuple] = None) -> CppProgram:
     emitter.type_from(entry, args if args is not None else entry_args())
     functions = emitter.functions_source()
     constants, unpack = emitter.constants_source()
-    return CppProgram(constants + "\n\n" + functions + "\n", unpack, cpp_name(entry.name),
+    return CppProgram("\n\n".join(part for part in (constants, functions) if part) + "\n", unpack, cpp_name(entry.name),
                       "within_budget" in emitter.runtime_used)

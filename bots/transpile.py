@@ -116,7 +116,13 @@ class _Rewriter(ast.NodeTransformer):
         self.globals = function.py_func.__globals__
 
     def _resolve(self, value, module_name: str, name: str, node):
-        return ast.copy_location(ast.Name(id=self.walk.emit(value, module_name, name), ctx=ast.Load()), node)
+        try:
+            emitted = self.walk.emit(value, module_name, name)
+        except TranspileError as error:
+            if str(error).startswith(self.function.where(node)):
+                raise
+            self.function.refuse(node, str(error))
+        return ast.copy_location(ast.Name(id=emitted, ctx=ast.Load()), node)
 
     def visit_Name(self, node):
         if not isinstance(node.ctx, ast.Load) or node.id in self.function.local_names:

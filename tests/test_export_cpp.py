@@ -13,6 +13,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from bots import cpp_runtime
@@ -37,8 +38,8 @@ FLAGS = ["-std=c++17", "-O2", "-Wall", "-Wextra"]
 CPP_BOTS = [name for name in REGISTERED if plugin(name).exportable and "cpp" in plugin(name).languages]
 SEARCHING = [name for name in CPP_BOTS if policy_cpp(plugin(name).policy).searches]
 TIMED_MS = 2  # the timed search's budget a move in the tests: short games, the limits checked are CodinGame's
-STANDARD_HEADERS = {"algorithm", "array", "cctype", "chrono", "cmath", "cstdint", "cstring", "iostream", "limits",
-                    "string", "tuple", "type_traits", "vector"}
+STANDARD_HEADERS = {"algorithm", "array", "cctype", "chrono", "cmath", "cstdint", "cstring", "initializer_list",
+                    "iostream", "limits", "string", "tuple", "type_traits", "vector"}
 
 
 def gxx() -> str:
@@ -171,8 +172,13 @@ def test_cpp_exports_decide_as_the_engine_on_random_positions(cpp_exports):
 def integer_arithmetic(a, b):
     """Every integer operator the portable subset allows, for the C++ export against Numba."""
     chained = 1 if a < b <= 7 else 0
+    folded = 0
+    for x in (a, b, 3):
+        folded = folded * 7 + x
+    pair = (b, a)
     return (a // b, a % b, a / b, min(a, b), max(b, a), abs(a), a << 3, a >> 2, a & b, a | b, a ^ b, ~a, -a,
-            1 << (36 + (b & 3)), int(a / b), chained, float(a) * 0.5, a * b - (a + b), not a < b)
+            1 << (36 + (b & 3)), int(a / b), chained, float(a) * 0.5, a * b - (a + b), not a < b, folded,
+            pair[1] - pair[0])
 
 
 @hot
@@ -267,11 +273,14 @@ def or_of_integers(a, b):
     return value
 
 
+TABLE = np.array([1, 2, 3], dtype=np.int64)
+
+
 @hot
-def loop_over_a_tuple(a, b):
-    total = 0
-    for x in (a, b):
-        total += x
+def loop_over_a_table(a, b):
+    total = a
+    for x in TABLE:
+        total += x * b
     return total
 
 
@@ -288,7 +297,7 @@ def line_of(function, text: str) -> int:
 
 
 @pytest.mark.parametrize("function, text", [(uses_power, "x ** y"), (loop_variable_after_its_loop, "total + i"),
-                                            (or_of_integers, "a or b"), (loop_over_a_tuple, "for x in")])
+                                            (or_of_integers, "a or b"), (loop_over_a_table, "for x in")])
 def test_code_outside_the_portable_subset_is_refused_with_its_file_line_and_function(function, text):
     from numba import types
 
