@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import difflib
 import json
-import sys
+import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal, Optional
@@ -44,11 +44,6 @@ from bots.schema import ParamError, Schema
 from tuner.errors import UserError
 from tuner.storage.url import StorageURL, StorageURLError
 from tuner.study.program import ProgramBot, ProgramError, program_paths_relative_to
-
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover
-    import tomli as tomllib
 
 HALL_OF_FAME = "hall-of-fame"
 STUDY_PREFIX = "study:"
