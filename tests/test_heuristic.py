@@ -55,9 +55,11 @@ def test_every_decision_is_legal_with_defaults_and_random_parameters(league):
 
 def test_every_decision_is_legal_under_many_random_parameter_sets():
     rng = np.random.default_rng(7)
+    decisions = 0
     for _ in range(40):
-        play_checked(int(rng.integers(1, 2**40)), 3, [heuristic_seat(random_values(rng)),
-                                                     heuristic_seat(random_values(rng))])
+        decisions += play_checked(int(rng.integers(1, 2**40)), 3, [heuristic_seat(random_values(rng)),
+                                                                  heuristic_seat(random_values(rng))]).decisions
+    assert decisions > 2200  # 40 games of 24 days: two bots that only wait would make 1,920 decisions
 
 
 def win_rate(bot, opponent, league, seeds):
