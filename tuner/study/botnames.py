@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from bots.names import Bot, parse_bot
 from tuner.study.bots import bot_from_study
-from tuner.study.file import STUDY_PREFIX, StudyConfig, resolve_bot_name
+from tuner.study.config import StudyConfig
+from tuner.study.entries import STUDY_PREFIX, relative_bot
 
 STUDY_NAMES = f"{STUDY_PREFIX}STUDY.toml[#N]"
 
@@ -19,6 +20,4 @@ def parse_bot_name(text: str, league: int = 3) -> Bot:
 
 def study_bot(config: StudyConfig, name: str) -> Bot:
     """A bot named in a study file (its files relative to the study file), for the study's league."""
-    return parse_bot_name(resolve_bot_name(config, name), config.league)
-
-
+    return parse_bot_name(relative_bot(name, config.path.parent), config.league)
