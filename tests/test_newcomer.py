@@ -1,9 +1,11 @@
-"""What a newcomer hits in the first hour: every exported bot plays every league, `--version`, "did you mean",
-a program that crashes in every game, a pruned trial exported, parameter files from an export, the bench's
-checksum check, and no machine path in an exported file."""
+"""What a newcomer hits in the first hour: every exported bot plays every league, `--version`, `tuner` alone, a
+quick `--help`, `--jobs` explained, `tuner play` without a seed, "did you mean", a program that crashes in every
+game, a pruned trial exported, parameter files from an export, the bench's checksum check, and no machine path in
+an exported file."""
 from __future__ import annotations
 
 import json
+import subprocess
 import sys
 
 import pytest
@@ -37,6 +39,16 @@ def test_version(capsys):
     with pytest.raises(SystemExit) as stop:
         main(["--version"])
     assert stop.value.code == 0 and capsys.readouterr().out.startswith("tuner (photosynthesis-tuner) ")
+
+
+def test_help_imports_neither_numba_nor_optuna_nor_pandas():
+    """`tuner --help` builds every command's parser: no command may import the engine or the tuner's libraries
+    before it runs (tuner/cli/__init__.py)."""
+    script = ("import sys\nfrom tuner.cli import main\ntry:\n    main(['--help'])\nexcept SystemExit:\n    pass\n"
+              "print('imported:', sorted({'numba', 'optuna', 'pandas'} & set(sys.modules)))")
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=ROOT, timeout=60)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines()[-1] == "imported: []"
 
 
 def test_did_you_mean_for_a_field_and_a_bot(tmp_path):

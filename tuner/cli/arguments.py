@@ -1,13 +1,16 @@
-"""Argument types shared by several commands, each failing with a message that names the allowed values."""
+"""Argument types shared by several commands, each failing with a message that names the allowed values.
+
+Building the parser imports this module for every command, `tuner --help` included: it imports nothing of the
+engine, the bots or the tuner's libraries at module level (NumPy, Numba, Optuna, pandas)."""
 from __future__ import annotations
 
 import argparse
 import os
 
-from bots.names import JAVA_LONG_MAX, JAVA_LONG_MIN
-
 
 def seed(text: str) -> int:
+    from bots.plugin import JAVA_LONG_MAX, JAVA_LONG_MIN  # NumPy: loaded when a seed is given
+
     try:
         value = int(text)
     except ValueError:

@@ -3,10 +3,8 @@ from __future__ import annotations
 
 import json
 
-from bots.names import BotSpecError
 from tuner.cli import arguments
 from tuner.errors import UserError
-from tuner.measure.bench import YARDSTICK_CHECKSUMS, run_bench, yardstick_check
 
 
 def register(commands) -> None:
@@ -21,6 +19,9 @@ def register(commands) -> None:
 
 
 def run(args) -> int:
+    from bots.names import BotSpecError  # loaded when the command runs (tuner/cli/__init__.py), as below
+    from tuner.measure.bench import YARDSTICK_CHECKSUMS, run_bench, yardstick_check
+
     try:
         result = run_bench(args.bot, args.games, args.jobs)
     except (BotSpecError, ValueError) as error:

@@ -3,13 +3,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bots.names import BotSpecError
-from engine.players import PlayerStartError, TimeLimits
-from engine.referee import play_game
 from tuner.cli import arguments
 from tuner.errors import UserError
-from tuner.study.botnames import parse_bot_name
-from tuner.view import write_replay
 
 
 def register(commands) -> None:
@@ -26,6 +21,12 @@ def register(commands) -> None:
 
 
 def run(args) -> int:
+    from bots.names import BotSpecError  # loaded when the command runs (tuner/cli/__init__.py), as below
+    from engine.players import PlayerStartError, TimeLimits
+    from engine.referee import play_game
+    from tuner.study.botnames import parse_bot_name
+    from tuner.view import write_replay
+
     try:
         bots = [parse_bot_name(args.bot_a, args.league), parse_bot_name(args.bot_b, args.league)]
     except BotSpecError as error:

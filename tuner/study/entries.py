@@ -6,7 +6,6 @@ from pathlib import Path
 
 from bots.names import PROGRAM_PREFIX, BotSpecError, parse_bot
 from tuner.study.problems import FieldProblem
-from tuner.study.program import program_paths_relative_to
 
 HALL_OF_FAME = "hall-of-fame"
 STUDY_PREFIX = "study:"
@@ -41,6 +40,8 @@ def relative_bot(name: str, folder: Path) -> str:
     """Files in bot names (`heuristic:FILE.json`, `study:OTHER.toml`, a program's own path in `cmd:...`) are
     relative to the study file's folder."""
     if name.startswith(PROGRAM_PREFIX):
+        from tuner.study.program import program_paths_relative_to  # pydantic: loaded for a program's name only
+
         command = name[len(PROGRAM_PREFIX):].strip()
         return PROGRAM_PREFIX + program_paths_relative_to(command, folder) if command else name
     kind, sep, arg = name.partition(":")
