@@ -51,6 +51,15 @@ def test_help_imports_neither_numba_nor_optuna_nor_pandas():
     assert result.stdout.splitlines()[-1] == "imported: []"
 
 
+def test_jobs_help_says_threads_for_in_engine_games_and_processes_for_programs(capsys):
+    for command in ("tune", "match", "gauntlet", "league"):
+        with pytest.raises(SystemExit):
+            main([command, "--help"])
+        help_text = " ".join(capsys.readouterr().out.split())
+        assert "in-engine games on K threads, programs' games on K processes" in help_text, command
+        assert "worker processes" not in help_text
+
+
 def test_did_you_mean_for_a_field_and_a_bot(tmp_path):
     path = write_study(tmp_path, pairz=3)
     result = run_tuner("tune", str(path))

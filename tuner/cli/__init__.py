@@ -8,9 +8,9 @@ import importlib
 import os
 import sys
 
-# One BLAS thread: the tuner's parallelism is its processes (--jobs); OpenBLAS threads would fight them for the
-# cores (a 31 x 31 eigendecomposition in CMA-ES took 25 ms instead of 0.2 ms on a busy 2-core machine). Set
-# before NumPy is first imported (the commands import it), inherited by the worker processes.
+# One BLAS thread: the tuner's parallelism is its threads and processes (--jobs); OpenBLAS threads would fight
+# them for the cores (a 31 x 31 eigendecomposition in CMA-ES took 25 ms instead of 0.2 ms on a busy 2-core
+# machine). Set before NumPy is first imported (the commands import it), inherited by the worker processes.
 for _variable in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(_variable, "1")
 
