@@ -41,6 +41,17 @@ def test_version(capsys):
     assert stop.value.code == 0 and capsys.readouterr().out.startswith("tuner (photosynthesis-tuner) ")
 
 
+def test_tuner_alone_lists_the_commands_and_exits_as_a_usage_error(capsys):
+    from tuner.cli import COMMANDS
+
+    assert main([]) == 2
+    out = capsys.readouterr().out
+    assert out.startswith("usage: tuner") and all(f"\n    {name}" in out for name in COMMANDS), out
+    assert main(["storage"]) == 2
+    out = capsys.readouterr().out
+    assert out.startswith("usage: tuner storage") and all(a in out for a in ("info", "export-plain", "import-plain"))
+
+
 def test_help_imports_neither_numba_nor_optuna_nor_pandas():
     """`tuner --help` builds every command's parser: no command may import the engine or the tuner's libraries
     before it runs (tuner/cli/__init__.py)."""

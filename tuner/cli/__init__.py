@@ -46,7 +46,6 @@ def build_parser() -> argparse.ArgumentParser:
                                                "and an Optuna tuner for bots: the built-in ones or your own program.")
     parser.add_argument("--version", action=_Version, help="show the version and exit")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-    commands.required = True
     for name in COMMANDS:
         try:
             module = importlib.import_module(f"tuner.cli.{name}")
@@ -61,6 +60,9 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv=None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    if args.command is None:  # `tuner` alone: what it can do, and a usage error's exit status (nothing was done)
+        parser.print_help()
+        return EXIT_USAGE
     try:
         if args.command in PLAYING:
             from tuner.cli.progress import compile_engine_first  # tqdm (and Numba): for commands that play
