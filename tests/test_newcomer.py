@@ -71,6 +71,16 @@ def test_jobs_help_says_threads_for_in_engine_games_and_processes_for_programs(c
         assert "worker processes" not in help_text
 
 
+def test_play_without_a_seed_plays_seed_0_and_says_so(tmp_path):
+    trace = tmp_path / "game.jsonl"
+    result = run_tuner("play", "greedy", "random", "--trace", str(trace))
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith("seed 0, league 3: greedy ")
+    assert json.loads(trace.read_text().splitlines()[0])["seed"] == 0
+    assert run_tuner("play", "greedy", "random", "--seed", "0").stdout.splitlines()[0] == \
+        result.stdout.splitlines()[0]
+
+
 def test_did_you_mean_for_a_field_and_a_bot(tmp_path):
     path = write_study(tmp_path, pairz=3)
     result = run_tuner("tune", str(path))
