@@ -56,6 +56,7 @@ class BotPlugin:
     parse_argument: Optional[ArgumentParser] = None  # that argument's parser (default: parameter files only)
     league_defaults: Optional[Callable[[int], dict]] = None  # parameter defaults that depend on the league
     exportable: bool = True  # `tuner export` can write it as a standalone Python file
+    not_exportable: str = ""  # why not, when it cannot be exported (the export's error says it)
 
     @property
     def usage(self) -> str:

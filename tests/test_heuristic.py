@@ -107,6 +107,21 @@ def test_a_parameter_file_changes_how_the_bot_plays(tmp_path):
     assert win_rate(f"heuristic:{path}", "greedy", 3, seeds)[1].score.tolist() == tuned.score.tolist()
 
 
+def test_a_parameter_file_from_before_the_new_terms_plays_as_it_did(tmp_path):
+    """Parameters added since a file was written (`Param.since`) take their defaults, which play as the bot
+    played without them; the new terms, set, change the play."""
+    added = [p.name for p in SCHEMA if p.since]
+    assert added == ["grow_w_points", "seed_w_sun"]
+    old = {name: value for name, value in SCHEMA.defaults().items() if name not in added}
+    path = write_params(tmp_path / "old.json", {**old, "keep3_left12": 1.0})
+    seeds = np.arange(1, 41)
+    from_old = win_rate(f"heuristic:{path}", "greedy", 3, seeds)[1]
+    assert from_old.score.tolist() == win_rate("heuristic:keep3_left12=1.0", "greedy", 3, seeds)[1].score.tolist()
+    for term in ("grow_w_points=0.5", "seed_w_sun=2.0"):
+        changed = win_rate(f"heuristic:{term}", "sunrate", 3, seeds)[1].score.tolist()
+        assert changed != win_rate("heuristic", "sunrate", 3, seeds)[1].score.tolist(), term
+
+
 @pytest.mark.parametrize("change, needles", [
     ({"keep3_left1": 99}, ["keep3_left1", "[0.0, 15.0]", "99"]),
     ({"grow_horizon": 2.5}, ["grow_horizon", "integer", "[0, 6]"]),

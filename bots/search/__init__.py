@@ -16,4 +16,5 @@ def _budget(name: str, arg: str, league: int) -> Setup:
 
 PLUGIN = BotPlugin("search", "playouts of candidate moves to the end of the game, the default heuristic playing "
                    "both sides, within a budget of simulated turns per move", search_move, SCHEMA, argument="N",
-                   parse_argument=_budget, exportable=False)
+                   parse_argument=_budget, exportable=False,
+                   not_exportable="its playouts in plain Python would not fit CodinGame's 100 ms a turn")
