@@ -9,7 +9,7 @@ from tuner.errors import UserError
 
 def register(commands) -> None:
     parser = commands.add_parser("play", help="play one game between two bots and print the result")
-    parser.add_argument("bot_a", metavar="A", help="player 0 (see `tuner params` and the README for bot names)")
+    parser.add_argument("bot_a", metavar="A", help="player 0 (bot names: docs/bots.md)")
     parser.add_argument("bot_b", metavar="B", help="player 1")
     parser.add_argument("--seed", type=arguments.seed, default=0,
                         help="game seed (a Java long; default 0): the map and every random draw, printed with the "

@@ -65,14 +65,14 @@ class StudyFile(BaseModel):
     parameters: Optional[dict[str, Any]] = Field(None, **field_doc(
         "table", "a program bot's parameters: `NAME = { type = \"int\" or \"float\", low = ..., high = ..., "
         "default = ..., log = false }` or `NAME = { type = \"choice\", choices = [...], default = ... }` "
-        "(README, \"Tune your own bot\")", allowed="a table of NAME = { type = ..., ... }"))
+        "(docs/program-bots.md)", allowed="a table of NAME = { type = ..., ... }"))
     storage: Optional[str] = Field(None, **field_doc(
         "path or URL",
-        "default: `<study file name>.journal` beside the study file (a compact journal file, ~2 kB a trial; an "
+        "default: `<study file name>.journal` beside the study file (a compact journal file, about 1.4 kB a trial; an "
         "existing plain Optuna journal file keeps its format). A relative path is relative to the study file; an "
         "Optuna storage URL (`sqlite:///`, "
         "`postgresql://`, `mysql://`, `redis://`) also works: PostgreSQL for long studies and several machines "
-        "(README, \"Scaling out\")", allowed="a journal file path or a storage URL"))
+        "(docs/storage.md)", allowed="a journal file path or a storage URL"))
     artifacts: Optional[str] = Field(None, **field_doc(
         "path", "artifact store (exported bot of each new best trial); default: `<storage name>-artifacts/` beside a "
         "journal file, else `<study file name>-artifacts/` beside the study file", allowed="a non-empty string"))
@@ -100,7 +100,7 @@ class StudyFile(BaseModel):
     opponent_shares: dict[str, float] = Field({}, **field_doc(
         "table", "`\"ENTRY\" = share` meets a pool entry on that share of the seed pairs only (evenly spread, in "
         "(0, 1]; default 1): a slow opponent (`search:N`) met on fewer pairs leaves time for more trials, and a "
-        "trial's score still weighs every opponent the same (README, \"Slow opponents\")",
+        "trial's score still weighs every opponent the same (docs/how-a-study-works.md, \"Slow opponents\")",
         allowed="a table of pool entry = a number in (0, 1]"))
     objectives: Optional[Literal["mean", "min-gain", "per-opponent"]] = Field(None, **field_doc(
         "string", "`mean`: one objective, the win rate over all opponents; `min-gain`: one objective, the soft "
