@@ -46,7 +46,7 @@ def point(style: str) -> str:
 
 
 def study_text(name: str, bot: str, pool: list, objective: str, trials: int, pairs: int, seed: int,
-               sigma: float) -> str:
+               sigma: float, fixed: dict) -> str:
     lines = [f'name = "{name}"', "league = 3", f"seed = {seed}", f'bot = "{bot}"', 'sampler = "cmaes"',
              f"sigma = {sigma}", "population = 28", f"trials = {trials}", f"pairs = {pairs}",
              f"opponents = {json.dumps(pool + ['hall-of-fame:2'])}", f'objectives = "{objective}"',
@@ -55,6 +55,8 @@ def study_text(name: str, bot: str, pool: list, objective: str, trials: int, pai
     slow = [entry for entry in pool if entry.startswith(("search", "mcts", "beam"))]
     if slow:
         lines.append("opponent_shares = { " + ", ".join(f'"{entry}" = 0.2' for entry in slow) + " }")
+    if fixed:
+        lines += ["[search]"] + [f"{key} = {value}" for key, value in fixed.items()]
     return "\n".join(lines) + "\n"
 
 
@@ -83,7 +85,7 @@ def leave_one_out(args) -> dict:
             name = f"loo-{held.replace(':', '-')}"
             path = Path(folder) / f"{name}.toml"
             path.write_text(study_text(name, args.bot, pool, args.objective, args.trials, args.pairs, args.seed,
-                                       args.sigma))
+                                       args.sigma, dict(item.split("=") for item in args.fix)))
             start = time.monotonic()
             tune = subprocess.run([sys.executable, "-m", "tuner.cli", "tune", str(path), "--jobs", str(args.jobs),
                                    "--no-progress"], capture_output=True, text=True)
@@ -108,7 +110,8 @@ def leave_one_out(args) -> dict:
             runs.append(row)
             print(f"{held}: held-out {results[held]['difference']:+.1%}, in-pool "
                   f"{row['in_pool']['difference']:+.1%} ({row['seconds']:.0f} s)", flush=True)
-    return {"bot": args.bot, "objective": args.objective, "sigma": args.sigma, "trials": args.trials,
+    return {"bot": args.bot, "objective": args.objective, "sigma": args.sigma, "fixed": args.fix,
+            "trials": args.trials,
             "pairs": args.pairs, "study_seed": args.seed, "games": args.games,
             "seeds": f"tuner.measure.seeds.game_seeds({args.seed}, {args.games // 2}, 'match'), each seed twice",
             "styles": args.styles, "versions": versions(), "runs": runs}
@@ -119,7 +122,8 @@ def table(results: list) -> str:
             "held-out / in-pool |", "|---|---|---|---|---|---|"]
     for result in results:
         spread = "spread pool" if any("~" in s for s in result["styles"]) else "point pool"
-        label = f"{result['bot']}, {result['objective']}, {spread}"
+        fixed = f", {' '.join(result['fixed'])}" if result.get("fixed") else ""
+        label = f"{result['bot']}{fixed}, {result['objective']}, {spread}, seed {result['study_seed']}"
         ratios = []
         for run in result["runs"]:
             pool, held = run["in_pool"], run["held_out_gain"]
@@ -145,6 +149,9 @@ def main() -> int:
     parser.add_argument("--styles", nargs="+", default=STYLES,
                         help="the panel (default: the built-in styles); NAME~J: a distribution in the pool")
     parser.add_argument("--sigma", type=float, default=0.05, help="CMA-ES's first step, a share of each range")
+    parser.add_argument("--fix", nargs="+", default=[], metavar="NAME=VALUE",
+                        help="parameters held at a value (the study's [search] table), e.g. to try a bot without "
+                             "some of its terms")
     parser.add_argument("--trials", type=int, default=1200, help="trials per study (default 1200)")
     parser.add_argument("--pairs", type=int, default=100, help="seed pairs per opponent and trial (default 100)")
     parser.add_argument("--seed", type=int, default=7, help="the studies' seed and the gauntlets' (default 7)")

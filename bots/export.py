@@ -14,6 +14,7 @@ from typing import Optional
 
 from bots.emit_python import transpile
 from bots.export_cpp import cpp_source, policy_cpp
+from bots.languages import LANGUAGES
 from bots.names import Bot
 from bots.registry import REGISTERED, plugin
 from engine import rules
@@ -22,7 +23,6 @@ from engine.leagues import LEAGUES
 from engine.rules import MAX_MOVES
 
 CODINGAME_LIMIT = 100_000
-LANGUAGES = {"python": "Python", "cpp": "C++"}
 # The trees each league starts with: the exported file tells the league it plays from its first turn.
 STARTING_TREES = {2 * league.starting_pairs: number for number, league in LEAGUES.items()}
 

@@ -17,11 +17,10 @@ from typing import Optional
 from bots import cpp_runtime
 from bots.cpp_types import structs_source
 from bots.emit_cpp import CppProgram, cpp_program, float_literal
+from bots.languages import FIRST_TURN_FACTOR
 from engine import rules
 from engine.geometry import CELLS
 from engine.leagues import LEAGUES
-
-FIRST_TURN_FACTOR = 10  # the first turn's budget, in turns' budgets (CodinGame: 1,000 ms, then 100 ms)
 
 
 @functools.cache

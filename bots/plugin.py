@@ -49,7 +49,7 @@ ArgumentParser = Callable[[str, str, int], Setup]
 @dataclass(frozen=True)
 class BotPlugin:
     name: str
-    summary: str  # one line: what it plays (README's bot table, `tuner params`)
+    summary: str  # one line: what it plays (the bot table of docs/bots.md, `tuner params`)
     policy: Callable  # compiled: policy(mp, s, p, seat) -> (kind, a, b)
     schema: Optional[Schema] = None  # its parameters (tunable, parameter files); None: it has none
     argument: str = ""  # what may follow "NAME:" besides a parameter file, as the usage line shows it

@@ -4,7 +4,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Optional
 
-from bots.export_cpp import FIRST_TURN_FACTOR
+from bots.languages import FIRST_TURN_FACTOR
 from engine.leagues import league as league_info
 from tuner.measure.gauntlet import Gauntlet
 from tuner.storage import describe_storage
