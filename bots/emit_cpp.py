@@ -9,8 +9,8 @@ top of their function, as Python scopes them; a record local is a reference boun
 Functions come callees first, so no prototypes are needed.
 
 What the subset check of the walk lets through but C++ cannot say the same way is refused here, with its file,
-line and function: a loop other than `range` with a constant step, a loop variable read after its loop,
-`and`/`or` whose value is not a bool, a chained comparison that repeats a call, and the like.
+line and function: a loop over anything but `range` with a constant step or a tuple written out, `and`/`or` whose
+value is not a bool, a chained comparison that repeats a call, and the like.
 """
 from __future__ import annotations
 
@@ -63,9 +63,21 @@ def _calls(node: ast.AST) -> bool:
     return any(isinstance(n, ast.Call) for n in ast.walk(node))
 
 
+def _effects(node: ast.AST) -> bool:
+    """Whether an expression may do something besides give a value: it calls a function of the program."""
+    return any(isinstance(n, ast.Call) and not (isinstance(n.func, ast.Name) and n.func.id in PURE_BUILTINS)
+               for n in ast.walk(node))
+
+
 def _stored(nodes, name: str) -> bool:
     return any(isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Store)
                for node in nodes for n in ast.walk(node))
+
+
+def _step(name: str, step: int) -> str:
+    if step in (1, -1):
+        return ("++" if step > 0 else "--") + name
+    return f"{name} += {step}" if step > 0 else f"{name} -= {-step}"
 
 
 def _int_constant(node) -> Optional[int]:
@@ -126,7 +138,7 @@ class FunctionWriter:
         if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
             docstring = [f"// {line}".rstrip() for line in inspect.cleandoc(str(body[0].value.value)).splitlines()]
             body = body[1:]
-        self._check_loop_names()
+        self.loose_loop_names = self._loose_loop_names()
         self.block(body)
         return_type = cpp_type(self.typing.return_type, self.function, self.tree)
         params = []
@@ -171,20 +183,16 @@ class FunctionWriter:
         lines = [n.lineno for n in ast.walk(self.tree) if isinstance(n, ast.Name) and n.id == name]
         return (min(lines) if lines else 0, name)
 
-    def _check_loop_names(self):
-        """A `range` loop's variable: not assigned in its loop, not read after it (C++ leaves it one step on)."""
+    def _loose_loop_names(self) -> set:
+        """The loop variables read outside their loops (Python leaves them on their last value, where a C++ `for`
+        leaves them one step on)."""
         inside: set = set()
         for node in ast.walk(self.tree):
             if isinstance(node, ast.For) and isinstance(node.target, ast.Name):
-                name = node.target.id
-                if _stored(node.body, name):
-                    self.refuse(node, f"loop variable {name!r} assigned in its loop")
                 inside |= {id(n) for stmt in node.body for n in ast.walk(stmt)
-                           if isinstance(n, ast.Name) and n.id == name}
-        for node in ast.walk(self.tree):
-            if isinstance(node, ast.Name) and node.id in self.loop_names and isinstance(node.ctx, ast.Load) \
-                    and id(node) not in inside:
-                self.refuse(node, f"loop variable {node.id!r} read outside its loop")
+                           if isinstance(n, ast.Name) and n.id == node.target.id}
+        return {node.id for node in ast.walk(self.tree) if isinstance(node, ast.Name) and node.id in self.loop_names
+                and isinstance(node.ctx, ast.Load) and id(node) not in inside}
 
     # ---- statements ---------------------------------------------------------------------------------
 
@@ -252,7 +260,7 @@ class FunctionWriter:
             self.for_items(node, call.elts)
             return
         if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.func.id == "range"
-                and 1 <= len(call.args) <= 3):
+                and 1 <= len(call.args) <= 3 and not call.keywords):
             self.refuse(node, "only loops over `range(...)` or a tuple written out are portable")
         args = call.args
         start = self.expr(args[0])[0] if len(args) > 1 else "0"
@@ -261,22 +269,24 @@ class FunctionWriter:
         if not step:
             self.refuse(node, "a range's step must be a non-zero integer constant")
         name = cpp_name(node.target.id)
-        end = self.operand(end_node, RELATION, "right")
-        hoisted = not self._steady(end_node, node.body)
-        if hoisted:
-            self.line("{")
-            self.depth += 1
-            self.line(f"const int64_t {name}_end = {self.expr(end_node)[0]};")
-            end = f"{name}_end"
         compare = "<" if step > 0 else ">"
-        increment = f"++{name}" if step == 1 else f"--{name}" if step == -1 else \
-            f"{name} += {step}" if step > 0 else f"{name} -= {-step}"
-        self.line(f"for ({name} = {start}; {name} {compare} {end}; {increment}) {{")
-        self.nested(node.body)
-        self.line("}")
-        if hoisted:
+        exact = node.target.id in self.loose_loop_names or _stored(node.body, node.target.id) or \
+            not self._steady(end_node, node.body)
+        if exact:
+            # Python's loop to the letter: the end evaluated once, the variable set from a counter of its own
+            # (the body may assign it; it keeps its last value after the loop).
+            counter = f"{name}_next"
+            self.line(f"for (int64_t {counter} = {start}, {name}_end = {self.expr(end_node)[0]}; "
+                      f"{counter} {compare} {name}_end; {_step(counter, step)}) {{")
+            self.depth += 1
+            self.line(f"{name} = {counter};")
+            self.block(node.body)
             self.depth -= 1
-            self.line("}")
+        else:
+            end = self.operand(end_node, RELATION, "right")
+            self.line(f"for ({name} = {start}; {name} {compare} {end}; {_step(name, step)}) {{")
+            self.nested(node.body)
+        self.line("}")
 
     def for_items(self, node: ast.For, items: list):
         """`for x in (a, b, c)`: the items evaluated once, before the loop, as Python does."""
@@ -318,8 +328,7 @@ class FunctionWriter:
         if isinstance(target, ast.Name):
             name = target.id
             if name not in self.loaded:
-                if _calls(value):
-                    self.line(self.expr(value)[0] + ";")
+                self.discard(value)
                 return
             if name in self.record_locals:
                 if isinstance(value, ast.Name) and value.id in self.record_locals:
@@ -358,8 +367,8 @@ class FunctionWriter:
                 for spelled, item in zip(names, value.elts):
                     if spelled != "std::ignore":
                         self.line(f"{spelled} = {self.expr(item)[0]};")
-                    elif _calls(item):
-                        self.line(self.expr(item)[0] + ";")
+                    else:
+                        self.discard(item)
                 return
             items = ", ".join(self.expr(item)[0] for item in value.elts)
             self.line(f"std::tie({', '.join(names)}) = std::make_tuple({items});")
@@ -369,11 +378,17 @@ class FunctionWriter:
         else:
             self.line(f"std::tie({', '.join(names)}) = {self.expr(value)[0]};")
 
+    def discard(self, value):
+        """A value stored in a variable nothing reads: only what it does is kept."""
+        if isinstance(value, ast.Call) and _effects(value):
+            self.line(self.expr(value)[0] + ";")
+        elif _effects(value):
+            self.line(f"static_cast<void>({self.expr(value)[0]});")
+
     def augmented(self, node: ast.AugAssign):
         target = node.target
         if isinstance(target, ast.Name) and target.id not in self.loaded:
-            if _calls(node.value):
-                self.line(self.expr(node.value)[0] + ";")
+            self.discard(node.value)
             return
         spelled = self.expr(target)[0]
         op = type(node.op)
@@ -434,11 +449,11 @@ class FunctionWriter:
         if isinstance(node, ast.Subscript):
             if isinstance(node.slice, (ast.Slice, ast.Tuple)):
                 self.refuse(node, "slices and multi-dimensional indexing are outside the portable subset")
-            if isinstance(node.value, ast.Name) and node.value.id in self.tuple_locals:
+            if self._is_tuple(node.value):
                 index = _int_constant(node.slice)
-                if index is None:
-                    self.refuse(node, "a tuple indexed by a value that is not a constant")
-                return f"std::get<{index}>({cpp_name(node.value.id)})", POSTFIX
+                if index is None or index < 0:
+                    self.refuse(node, "a tuple indexed by a value that is not a constant (from 0)")
+                return f"std::get<{index}>({self.expr(node.value)[0]})", POSTFIX
             return f"{self.operand(node.value, POSTFIX)}[{self.expr(node.slice)[0]}]", POSTFIX
         if isinstance(node, ast.BinOp):
             return self.binary(node)
@@ -463,6 +478,16 @@ class FunctionWriter:
             self.refuse(node, "a tuple here (tuples are returned or unpacked) is outside the portable subset")
         self.refuse(node, f"{type(node).__name__} is outside the portable subset")
         raise AssertionError
+
+    def _is_tuple(self, node) -> bool:
+        """A tuple local, or a call of a function of the program that returns a tuple."""
+        if isinstance(node, ast.Name):
+            return node.id in self.tuple_locals
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+            returns = [s.typing.return_type for s in self.emitter.signatures.values()
+                       if s is not None and s.function.name == node.func.id]
+            return bool(returns) and all(isinstance(r, types.BaseTuple) for r in returns)
+        return False
 
     def _check_bool_context(self, node):
         parent = self.parents.get(node)

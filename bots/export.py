@@ -234,8 +234,8 @@ def export_source(bot: Bot, league: int, header_lines: list, lang: str = "python
         if not policy_cpp(found.policy).searches:
             searching = [name for name in REGISTERED if plugin(name).exportable and "cpp" in plugin(name).languages
                          and policy_cpp(plugin(name).policy).searches]
-            raise ExportError(f"bot {bot.name!r} does not search: --time-ms applies to the bots whose work per "
-                              f"move has a budget ({', '.join(searching)})")
+            raise ExportError(f"bot {bot.name!r} has no budget of work per move to spend as time (its policy never "
+                              f"asks within_budget): --time-ms applies to {', '.join(searching)}")
     names, values = parameter_values(bot, found)
     return cpp_source(found.policy, names, values, league, header_lines, time_ms)
 

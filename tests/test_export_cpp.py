@@ -176,9 +176,16 @@ def integer_arithmetic(a, b):
     for x in (a, b, 3):
         folded = folded * 7 + x
     pair = (b, a)
+    for i in range(3):
+        folded += i
+    for j in range(2, a & 7, 2):
+        j += 100
+        folded += j
+    for k in range(folded & 3, 0, -1):
+        folded -= k
     return (a // b, a % b, a / b, min(a, b), max(b, a), abs(a), a << 3, a >> 2, a & b, a | b, a ^ b, ~a, -a,
             1 << (36 + (b & 3)), int(a / b), chained, float(a) * 0.5, a * b - (a + b), not a < b, folded,
-            pair[1] - pair[0])
+            pair[1] - pair[0], float_arithmetic(b, 4.0)[2], i)
 
 
 @hot
@@ -260,11 +267,8 @@ def uses_power(x, y):
 
 
 @hot
-def loop_variable_after_its_loop(n, m):
-    total = 0
-    for i in range(n):
-        total += i * m
-    return total + i
+def chained_around_a_call(a, b):
+    return 0 < fine(a, b) < 9
 
 
 @hot
@@ -296,7 +300,7 @@ def line_of(function, text: str) -> int:
     return first + next(i for i, line in enumerate(lines) if text in line)
 
 
-@pytest.mark.parametrize("function, text", [(uses_power, "x ** y"), (loop_variable_after_its_loop, "total + i"),
+@pytest.mark.parametrize("function, text", [(uses_power, "x ** y"), (chained_around_a_call, "0 < fine(a, b) < 9"),
                                             (or_of_integers, "a or b"), (loop_over_a_table, "for x in")])
 def test_code_outside_the_portable_subset_is_refused_with_its_file_line_and_function(function, text):
     from numba import types
