@@ -197,46 +197,27 @@ INTEGERS = [(7, 2), (-7, 2), (7, -2), (-7, -2), (6, 3), (-6, 3), (0, 5), (2**40 
 FLOATS = [(7.5, 2.0), (-7.5, 2.0), (7.5, -2.0), (-0.5, 0.25), (3.0, 2.5), (-3.0, 2.5), (1e300, -3.0)]
 
 
-def runtime_harness(directory: Path, name: str, time_ms: int, code: str, main: str) -> list:
-    """Compile the runtime (`bots/cpp_runtime.py` HELPERS), generated `code` and a test's own `main`; run it;
-    its lines."""
-    source = directory / f"{name}.cpp"
-    source.write_text(f"{cpp_runtime.INCLUDES}constexpr int64_t TIME_MS = {time_ms};\n{cpp_runtime.HELPERS}\n"
-                      f"{code}\n{main}")
-    compiled = compile_cpp(source, directory / name)
-    assert compiled.returncode == 0 and compiled.stderr == "", compiled.stderr
-    return subprocess.run([str(directory / name)], capture_output=True, text=True, timeout=60).stdout.splitlines()
-
-
-def test_cpp_export_computes_as_numba_on_every_operator(tmp_path):
-    """Generated C++ against Numba (the engine's semantics) on mixed signs and types: Python's `//`, `%`, `/`,
-    `min`, `max`, shifts of a literal past 32 bits, chained comparisons; and without a time limit,
-    `within_budget` is the engine's count."""
+@pytest.fixture(scope="module")
+def runtime_harness(tmp_path_factory) -> list:
+    """The runtime (`bots/cpp_runtime.py` HELPERS) and the C++ of the arithmetic functions above, compiled once
+    with a main that prints their results, `within_budget` without a time limit, then with one (the clock): its
+    lines. TIME_MS is a variable here, where an export makes it a constant."""
     from numba import types
 
     code = (cpp_program(integer_arithmetic, (types.int64, types.int64)).code
             + cpp_program(float_arithmetic, (types.float64, types.float64)).code)
     calls = [f"    show(integer_arithmetic({a}, {b}));" for a, b in INTEGERS]
     calls += [f"    show(float_arithmetic({x!r}, {y!r}));" for x, y in FLOATS]
-    printed = runtime_harness(tmp_path, "arithmetic", 0, code, (
-        "template <class T> void show(const T& values) {\n"
-        "    std::apply([](auto... v) { ((std::cout << +v << ' '), ...); }, values);\n"
-        "    std::cout << '\\n';\n}\n"
-        "int main() {\n    std::cout.precision(17);\n" + "\n".join(calls) + "\n"
-        "    show(std::make_tuple(within_budget(1), within_budget(0), within_budget(-5)));\n}\n"))
-    expected = [integer_arithmetic(a, b) for a, b in INTEGERS] + [float_arithmetic(x, y) for x, y in FLOATS]
-    assert len(printed) == len(expected) + 1 and printed[-1].split() == ["1", "0", "0"]
-    for values, line in zip(expected, printed):
-        shown = line.split()
-        assert len(shown) == len(values), line
-        for value, text in zip(values, shown):
-            assert (float(text) == value) if isinstance(value, float) else (int(text) == int(value)), (values, line)
-
-
-def test_the_clock_ends_a_timed_search_at_its_deadline(tmp_path):
-    """`within_budget` with a time limit: true until the deadline whatever the count, false after it."""
-    printed = runtime_harness(tmp_path, "clock", 5, "", """
+    main = """
+template <class T> void show(const T& values) {
+    std::apply([](auto... v) { ((std::cout << +v << ' '), ...); }, values);
+    std::cout << '\\n';
+}
 int main() {
+    std::cout.precision(17);
+CALLS
+    show(std::make_tuple(within_budget(1), within_budget(0), within_budget(-5)));
+    TIME_MS = 5;
     auto start = std::chrono::steady_clock::now();
     DEADLINE = start + std::chrono::milliseconds(30);
     long calls = 0;
@@ -244,8 +225,32 @@ int main() {
     double spent = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     std::cout << calls << ' ' << spent << ' ' << within_budget(1000) << '\\n';
 }
-""")
-    calls, spent, later = printed[0].split()
+""".replace("CALLS", "\n".join(calls))
+    directory = tmp_path_factory.mktemp("runtime")
+    source = directory / "runtime.cpp"
+    source.write_text(f"{cpp_runtime.INCLUDES}static int64_t TIME_MS = 0;\n{cpp_runtime.HELPERS}\n{code}\n{main}")
+    compiled = compile_cpp(source, directory / "runtime")
+    assert compiled.returncode == 0 and compiled.stderr == "", compiled.stderr
+    printed = subprocess.run([str(directory / "runtime")], capture_output=True, text=True, timeout=60)
+    return printed.stdout.splitlines()
+
+
+def test_cpp_export_computes_as_numba_on_every_operator(runtime_harness):
+    """Generated C++ against Numba (the engine's semantics) on mixed signs and types: Python's `//`, `%`, `/`,
+    `min`, `max`, shifts of a literal past 32 bits, chained comparisons, loops; and without a time limit,
+    `within_budget` is the engine's count."""
+    expected = [integer_arithmetic(a, b) for a, b in INTEGERS] + [float_arithmetic(x, y) for x, y in FLOATS]
+    assert len(runtime_harness) == len(expected) + 2 and runtime_harness[len(expected)].split() == ["1", "0", "0"]
+    for values, line in zip(expected, runtime_harness):
+        shown = line.split()
+        assert len(shown) == len(values), line
+        for value, text in zip(values, shown):
+            assert (float(text) == value) if isinstance(value, float) else (int(text) == int(value)), (values, line)
+
+
+def test_the_clock_ends_a_timed_search_at_its_deadline(runtime_harness):
+    """`within_budget` with a time limit: true until the deadline whatever the count, false after it."""
+    calls, spent, later = runtime_harness[-1].split()
     assert int(calls) > 0 and 30.0 <= float(spent) < 80.0 and later == "0"
 
 
