@@ -136,7 +136,9 @@ class FunctionWriter:
         body = self.tree.body
         docstring = []
         if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
-            docstring = [f"// {line}".rstrip() for line in inspect.cleandoc(str(body[0].value.value)).splitlines()]
+            if self.emitter.comments:
+                docstring = [f"// {line}".rstrip()
+                             for line in inspect.cleandoc(str(body[0].value.value)).splitlines()]
             body = body[1:]
         self.loose_loop_names = self._loose_loop_names()
         self.block(body)
@@ -598,8 +600,9 @@ def float_literal(value: float, function: Optional[Function] = None, node=None) 
 class CppEmitter:
     """A walked program typed from its entry, written as C++."""
 
-    def __init__(self, program: Program):
+    def __init__(self, program: Program, comments: bool = True):
         self.program = program
+        self.comments = comments  # each function's docstring as a comment above it
         self.used_constants: set = set()
         self.signatures: dict = {}  # key -> Signature, callees first
         self.runtime_used: set = set()
@@ -680,11 +683,11 @@ class CppProgram:
     searches: bool  # it calls `within_budget`: a wall-clock budget can replace its count
 
 
-def cpp_program(policy, args: Optional[tuple] = None) -> CppProgram:
+def cpp_program(policy, args: Optional[tuple] = None, comments: bool = True) -> CppProgram:
     """The C++ of a compiled policy `policy(mp, s, p, seat)` and everything it calls; `args`: the entry's Numba
-    argument types, if it is not a policy."""
+    argument types, if it is not a policy; `comments`: the docstrings as comments."""
     program = walk(policy)
-    emitter = CppEmitter(program)
+    emitter = CppEmitter(program, comments)
     entry = program.functions[program.entries[0]]
     emitter.type_from(entry, args if args is not None else entry_args())
     functions = emitter.functions_source()

@@ -237,7 +237,10 @@ def export_source(bot: Bot, league: int, header_lines: list, lang: str = "python
             raise ExportError(f"bot {bot.name!r} has no budget of work per move to spend as time (its policy never "
                               f"asks within_budget): --time-ms applies to {', '.join(searching)}")
     names, values = parameter_values(bot, found)
-    return cpp_source(found.policy, names, values, league, header_lines, time_ms)
+    text = cpp_source(found.policy, names, values, league, header_lines, time_ms)
+    if len(text) >= CODINGAME_LIMIT:
+        text = cpp_source(found.policy, names, values, league, header_lines, time_ms, comments=False)
+    return text
 
 
 def export_bot(bot: Bot, league: int, path: Path, header_lines: list, lang: str = "python",

@@ -24,9 +24,9 @@ from engine.leagues import LEAGUES
 
 
 @functools.cache
-def policy_cpp(policy) -> CppProgram:
+def policy_cpp(policy, comments: bool = True) -> CppProgram:
     """A compiled policy's C++ (made once a process)."""
-    return cpp_program(policy)
+    return cpp_program(policy, comments=comments)
 
 
 def _comment(lines: list) -> str:
@@ -34,9 +34,10 @@ def _comment(lines: list) -> str:
 
 
 def cpp_source(policy, names: list, values: list, league: int, header_lines: list,
-               time_ms: Optional[int] = None) -> str:
-    """The text of the C++ file for a policy with these parameter values."""
-    program = policy_cpp(policy)
+               time_ms: Optional[int] = None, comments: bool = True) -> str:
+    """The text of the C++ file for a policy with these parameter values; `comments`: the functions' docstrings
+    as comments (a file near CodinGame's limit goes without)."""
+    program = policy_cpp(policy, comments)
     params = "\n".join(f"    {float_literal(value)},  // {name}" for name, value in zip(names, values))
     rules_by_league = ",\n".join(
         f"    {{{n}, {lg.max_days}, {int(lg.can_grow)}, {int(lg.can_seed)}, {int(lg.shadows)}, "

@@ -315,3 +315,13 @@ def test_code_outside_the_portable_subset_is_refused_with_its_file_line_and_func
     message = str(refused.value)
     assert message.startswith(f"tests/test_export_cpp.py:{line_of(function, text)} ({function.py_func.__name__})")
     assert "fine" in cpp_program(fine, (types.int64, types.int64)).code
+
+
+def test_a_cpp_export_near_the_limit_goes_without_its_comments(monkeypatch):
+    import bots.export as export
+
+    full = export.export_source(parse_bot("search"), 3, ["test"], "cpp")
+    monkeypatch.setattr(export, "CODINGAME_LIMIT", len(full) - 1)
+    short = export.export_source(parse_bot("search"), 3, ["test"], "cpp")
+    assert "// Player p's move (kind, a, b)." in full and "// Player p's move" not in short
+    assert len(short) < len(full) - 1 and short.count("int main()") == 1
