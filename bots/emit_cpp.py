@@ -17,7 +17,7 @@ from __future__ import annotations
 import ast
 import inspect
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Optional
 
 import numpy as np
@@ -96,11 +96,6 @@ class Signature:
     function: Function
     params: tuple  # C++ types
     typing: Typing
-    callees: list = field(default_factory=list)  # Signature keys it calls
-
-    @property
-    def key(self) -> tuple:
-        return self.function.name, self.params
 
 
 class FunctionWriter:
@@ -124,6 +119,10 @@ class FunctionWriter:
         self.tuple_locals = {name for name in self.function.local_names
                              if name in self.typing.variables and isinstance(self.typing.variables[name],
                                                                               types.BaseTuple)}
+        self.loose_loop_names = self._loose_loop_names()
+        for name, numba_type in zip(self.arg_names, self.typing.args):
+            if is_record(numba_type) and _stored([tree], name):
+                self.refuse(tree, f"record parameter {name!r} is rebound (a C++ reference cannot be)")
         self.lines: list = []
         self.depth = 1
 
@@ -140,7 +139,6 @@ class FunctionWriter:
                 docstring = [f"// {line}".rstrip()
                              for line in inspect.cleandoc(str(body[0].value.value)).splitlines()]
             body = body[1:]
-        self.loose_loop_names = self._loose_loop_names()
         self.block(body)
         return_type = cpp_type(self.typing.return_type, self.function, self.tree)
         params = []
@@ -607,22 +605,20 @@ class CppEmitter:
         self.signatures: dict = {}  # key -> Signature, callees first
         self.runtime_used: set = set()
 
-    def type_from(self, function: Function, args: tuple) -> tuple:
-        """Type `function` (and everything it calls) for `args`; return its Signature key."""
+    def type_from(self, function: Function, args: tuple) -> None:
+        """Type `function` (and everything it calls) for `args`, once for each C++ signature."""
         spelled = tuple(cpp_type(a, function, function.tree) for a in args)
         key = (function.name, spelled)
         if key in self.signatures or function.runtime:
             if function.runtime:
                 self.runtime_used.add(function.runtime)
-            return key
+            return
         typing = infer(function, args)
-        signature = Signature(function, spelled, typing)
         self.signatures[key] = None  # in progress
         for dispatcher, callee_args in typing.callees:
-            signature.callees.append(self.type_from(self.program.function_of(dispatcher), callee_args))
+            self.type_from(self.program.function_of(dispatcher), callee_args)
         del self.signatures[key]
-        self.signatures[key] = signature  # after its callees: the order the file needs
-        return key
+        self.signatures[key] = Signature(function, spelled, typing)  # after its callees: the order the file needs
 
     def functions_source(self) -> str:
         return "\n\n".join(FunctionWriter(self, signature).source() for signature in self.signatures.values())
