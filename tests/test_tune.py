@@ -366,7 +366,7 @@ def test_the_progress_line_before_and_after_a_best_trial():
     from tuner.search.progress import Progress
 
     class Runner:
-        games_played, game_seconds, jobs = 0, 0.0, 1
+        games_played, engine_games_played, game_seconds, jobs = 0, 0, 0.0, 1
 
     for name, shown in (("win rate", "best 12.5% (trial 3)"), ("min gain", "best min gain +12.5% (trial 3)")):
         bar = Progress("x", 10, Runner(), enabled=False, value_name=name)
