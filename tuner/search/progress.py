@@ -68,8 +68,10 @@ class Progress:
         return (self.runner.game_seconds - self.game_seconds_at_start) / available if available > 0 else 0.0
 
     def status(self) -> str:
-        shown = f"{self.best:.1%}" if self.value_name == "win rate" else f"{self.value_name} {self.best:+.1%}"
-        best = f"{shown} (trial {self.best_number})" if self.best is not None else "-"
+        best = "-"
+        if self.best is not None:
+            shown = f"{self.best:.1%}" if self.value_name == "win rate" else f"{self.value_name} {self.best:+.1%}"
+            best = f"{shown} (trial {self.best_number})"
         pruned = f"{self.pruned / self.done:.0%}" if self.done else "-"
         return f"best {best}, pruned {pruned}, {self.games_per_second():,.0f} games/s"
 
