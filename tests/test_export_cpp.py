@@ -4,6 +4,8 @@ included), decides as the engine on random positions, keeps Python's arithmetic,
 subset with its file, line and function, and a timed search keeps CodinGame's time limits over 100 games."""
 from __future__ import annotations
 
+import fcntl
+import json
 import os
 import random
 import re
@@ -62,19 +64,32 @@ class CppExport:
     bot: str  # the in-engine bot it was exported from
     source: Path
     binary: Path
-    compiled: subprocess.CompletedProcess
+    returncode: int  # the compile's
+    warnings: str  # what g++ printed
 
     @property
     def program(self) -> str:
         return f"cmd:{self.binary}"
 
 
-@pytest.fixture(scope="session")
-def cpp_exports(tmp_path_factory) -> dict:
-    """Every bot that exports in C++, with its parameters away from the defaults (the search's budget included),
-    and each search bot again with a wall-clock budget (`NAME_timed`): exported and compiled once a session."""
-    gxx()
-    directory = tmp_path_factory.mktemp("cpp")
+def built_once(tmp_path_factory, name: str, build) -> dict:
+    """`build(directory)` (a JSON-able dict) made once for the whole run, also when pytest-xdist spreads the tests
+    over processes: the first to need it builds it under a lock in a directory the run's processes share, the
+    others wait and read it."""
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        directory = tmp_path_factory.getbasetemp().parent / name  # this run's, shared by its workers
+    else:
+        directory = tmp_path_factory.mktemp(name)
+    directory.mkdir(exist_ok=True)
+    with open(directory / ".lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        made = directory / "built.json"
+        if not made.exists():
+            made.write_text(json.dumps(build(directory)))
+        return json.loads(made.read_text())
+
+
+def _build_exports(directory: Path) -> dict:
     exports = {}
     for name in CPP_BOTS:
         bot = f"{name}:{params_file(directory, name, away_from_defaults(name))}"
@@ -88,17 +103,28 @@ def cpp_exports(tmp_path_factory) -> dict:
 
     def build(item):
         bot, source = item
-        binary = source.with_suffix("")
-        return CppExport(bot, source, binary, compile_cpp(source, binary))
+        compiled = compile_cpp(source, source.with_suffix(""))
+        return {"bot": bot, "source": str(source), "binary": str(source.with_suffix("")),
+                "returncode": compiled.returncode, "warnings": compiled.stderr}
 
     with ThreadPoolExecutor(2) as pool:
         return dict(zip(exports, pool.map(build, exports.values())))
 
 
+@pytest.fixture(scope="session")
+def cpp_exports(tmp_path_factory) -> dict:
+    """Every bot that exports in C++, with its parameters away from the defaults (the search's budget included),
+    and each search bot again with a wall-clock budget (`NAME_timed`): exported and compiled once a run."""
+    gxx()
+    built = built_once(tmp_path_factory, "cpp-exports", _build_exports)
+    return {key: CppExport(b["bot"], Path(b["source"]), Path(b["binary"]), b["returncode"], b["warnings"])
+            for key, b in built.items()}
+
+
 def test_every_cpp_export_compiles_without_a_warning_and_is_standalone(cpp_exports):
     assert set(CPP_BOTS) >= {"greedy", "heuristic", "sunrate", "rush", "seeder", "search"}
     for name, export in cpp_exports.items():
-        assert export.compiled.returncode == 0 and export.compiled.stderr == "", (name, export.compiled.stderr)
+        assert export.returncode == 0 and export.warnings == "", (name, export.warnings)
         text = export.source.read_text()
         assert len(text) < CODINGAME_LIMIT, (name, len(text))
         assert set(re.findall(r"#include <(\w+)>", text)) <= STANDARD_HEADERS, name
@@ -197,7 +223,7 @@ INTEGERS = [(7, 2), (-7, 2), (7, -2), (-7, -2), (6, 3), (-6, 3), (0, 5), (2**40 
 FLOATS = [(7.5, 2.0), (-7.5, 2.0), (7.5, -2.0), (-0.5, 0.25), (3.0, 2.5), (-3.0, 2.5), (1e300, -3.0)]
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def runtime_harness(tmp_path_factory) -> list:
     """The runtime (`bots/cpp_runtime.py` HELPERS) and the C++ of the arithmetic functions above, compiled once
     with a main that prints their results, `within_budget` without a time limit, then with one (the clock): its
@@ -226,13 +252,19 @@ CALLS
     std::cout << calls << ' ' << spent << ' ' << within_budget(1000) << '\\n';
 }
 """.replace("CALLS", "\n".join(calls))
-    directory = tmp_path_factory.mktemp("runtime")
-    source = directory / "runtime.cpp"
-    source.write_text(f"{cpp_runtime.INCLUDES}static int64_t TIME_MS = 0;\n{cpp_runtime.HELPERS}\n{code}\n{main}")
-    compiled = compile_cpp(source, directory / "runtime")
-    assert compiled.returncode == 0 and compiled.stderr == "", compiled.stderr
-    printed = subprocess.run([str(directory / "runtime")], capture_output=True, text=True, timeout=60)
-    return printed.stdout.splitlines()
+
+    def build(directory: Path) -> dict:
+        source = directory / "runtime.cpp"
+        source.write_text(f"{cpp_runtime.INCLUDES}static int64_t TIME_MS = 0;\n{cpp_runtime.HELPERS}\n{code}\n"
+                          f"{main}")
+        compiled = compile_cpp(source, directory / "runtime")
+        printed = subprocess.run([str(directory / "runtime")], capture_output=True, text=True, timeout=60) \
+            if compiled.returncode == 0 else None
+        return {"warnings": compiled.stderr, "lines": printed.stdout.splitlines() if printed else []}
+
+    built = built_once(tmp_path_factory, "cpp-runtime", build)
+    assert built["warnings"] == "", built["warnings"]
+    return built["lines"]
 
 
 def test_cpp_export_computes_as_numba_on_every_operator(runtime_harness):
