@@ -24,7 +24,7 @@ from bots.emit_cpp import cpp_program
 from bots.export import CODINGAME_LIMIT, export_bot
 from bots.export_cpp import policy_cpp
 from bots.names import parse_bot
-from bots.registry import REGISTERED, plugin
+from bots.registry import REGISTERED, plugin, schema_for
 from bots.transpile import TranspileError
 from engine.game import Game
 from engine.jit import hot
@@ -89,10 +89,17 @@ def built_once(tmp_path_factory, name: str, build) -> dict:
         return json.loads(made.read_text())
 
 
+def style_away_from_defaults(bot: str) -> dict:
+    """Every style parameter away from its default (`away_from_defaults`); the resources (a search's budget, which
+    `NAME~J` leaves alone too) at theirs, so that the games stay short."""
+    schema = schema_for(bot)
+    return {name: value for name, value in away_from_defaults(bot).items() if schema.by_name[name].perturbed}
+
+
 def _build_exports(directory: Path) -> dict:
     exports = {}
     for name in CPP_BOTS:
-        bot = f"{name}:{params_file(directory, name, away_from_defaults(name))}"
+        bot = f"{name}:{params_file(directory, name, style_away_from_defaults(name))}"
         source = directory / f"{name}.cpp"
         export_bot(parse_bot(bot, 3), 3, source, [f"test export of {bot}"], "cpp")
         exports[name] = (bot, source)
@@ -113,8 +120,9 @@ def _build_exports(directory: Path) -> dict:
 
 @pytest.fixture(scope="session")
 def cpp_exports(tmp_path_factory) -> dict:
-    """Every bot that exports in C++, with its parameters away from the defaults (the search's budget included),
-    and each search bot again with a wall-clock budget (`NAME_timed`): exported and compiled once a run."""
+    """Every bot that exports in C++, with its style parameters away from the defaults (a search at the fixed budget
+    of its defaults), and each search bot again with a wall-clock budget (`NAME_timed`): exported and compiled once
+    a run."""
     gxx()
     built = built_once(tmp_path_factory, "cpp-exports", _build_exports)
     return {key: CppExport(b["bot"], Path(b["source"]), Path(b["binary"]), b["returncode"], b["warnings"])
