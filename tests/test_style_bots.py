@@ -42,9 +42,13 @@ def random_values(bot, rng):
 
 
 def away_from_defaults(bot):
-    """Every parameter moved a third of the way toward one of its bounds (alternately the low and the high)."""
+    """Every parameter moved a third of the way toward one of its bounds (alternately the low and the high); a
+    choice takes the value after its default."""
     values = {}
     for i, p in enumerate(schema_for(bot)):
+        if p.type == "choice":
+            values[p.name] = p.choices[(list(p.choices).index(p.default) + 1) % len(p.choices)]
+            continue
         value = p.default + ((p.high if i % 2 else p.low) - p.default) / 3
         values[p.name] = int(round(value)) if p.type == "int" else value
     return values
