@@ -92,8 +92,8 @@ def built_once(tmp_path_factory, name: str, build) -> dict:
 def style_away_from_defaults(bot: str) -> dict:
     """Every style parameter away from its default (`away_from_defaults`); the resources (a search's budget, which
     `NAME~J` leaves alone too) at theirs, so that the games stay short."""
-    schema = schema_for(bot)
-    return {name: value for name, value in away_from_defaults(bot).items() if schema.by_name[name].perturbed}
+    away = away_from_defaults(bot)
+    return {p.name: away[p.name] if p.perturbed else p.default for p in schema_for(bot)}
 
 
 def _build_exports(directory: Path) -> dict:
