@@ -103,10 +103,14 @@ def _build_exports(directory: Path) -> dict:
         source = directory / f"{name}.cpp"
         export_bot(parse_bot(bot, 3), 3, source, [f"test export of {bot}"], "cpp")
         exports[name] = (bot, source)
+    (directory / "most").mkdir()
     for name in SEARCHING:
+        # The budget at its largest: the clock, not the count, must end each move's work.
+        most = {p.name: p.high if not p.perturbed and p.type != "choice" else p.default for p in schema_for(name)}
+        bot = f"{name}:{params_file(directory / 'most', name, most)}"
         source = directory / f"{name}_timed.cpp"
-        export_bot(parse_bot(name, 3), 3, source, [f"test export of {name}, timed"], "cpp", TIMED_MS)
-        exports[f"{name}_timed"] = (name, source)
+        export_bot(parse_bot(bot, 3), 3, source, [f"test export of {bot}, timed"], "cpp", TIMED_MS)
+        exports[f"{name}_timed"] = (bot, source)
 
     def build(item):
         bot, source = item
@@ -296,7 +300,8 @@ def test_the_clock_ends_a_timed_search_at_its_deadline(runtime_harness):
 
 
 def test_a_timed_search_keeps_codingames_time_limits_over_100_games(cpp_exports):
-    """CodinGame's limits (1,000 ms for the first answer, 100 ms after), enforced by the referee."""
+    """CodinGame's limits (1,000 ms for the first answer, 100 ms after), enforced by the referee, on a search whose
+    budget, spent as a count, would take longer than that."""
     for name in SEARCHING:
         export = cpp_exports[f"{name}_timed"]
         match = run_match(parse_bot(export.program), parse_bot(name), 100, league=3, seed=23, jobs=2,
