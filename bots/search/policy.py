@@ -19,7 +19,8 @@ from __future__ import annotations
 
 from bots.search.candidates import candidates
 from bots.search.schema import SCHEMA
-from bots.search.simulate import base_move, playout, same_state
+from bots.search.simulate import base_move, playout
+from bots.simulation import same_state
 from engine import rules
 from engine.jit import kernel
 
