@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from bots.greedy.policy import greedy_seat
 from bots.heuristic.policy import heuristic_seat
+from bots.mcts.policy import mcts_move
 from bots.random.policy import random_move
 from bots.rush.policy import rush_move
 from bots.search.policy import search_move
@@ -36,6 +37,8 @@ def decide(mp, s, p, seat):
         return seeder_move(mp, s, p, seat)
     if kind == 7:  # search
         return search_move(mp, s, p, seat)
+    if kind == 8:  # mcts
+        return mcts_move(mp, s, p, seat)
     return rules.WAIT, 0, 0
 
 

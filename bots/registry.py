@@ -21,6 +21,7 @@ REGISTERED = (
     "rush",
     "seeder",
     "search",
+    "mcts",
 )
 
 
