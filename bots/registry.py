@@ -22,6 +22,7 @@ REGISTERED = (
     "seeder",
     "search",
     "mcts",
+    "beam",
 )
 
 
