@@ -27,6 +27,7 @@ P_EVALUATION = SCHEMA.index(FIRST_EVALUATION_PARAM)
 
 NEXT_LAYER = MAX_WIDTH  # seat.states, ints and floats: [0, MAX_WIDTH) one layer, [MAX_WIDTH, 2 MAX_WIDTH) the next
 SPARE = 2 * MAX_WIDTH  # the state a move is tried on
+I_TRIED = 2 * MAX_WIDTH  # seat.ints: the actions tried over the game (its cost, for benchmarks)
 
 
 @hot
@@ -81,6 +82,7 @@ def beam_move(mp, s, p, seat):
                     rules.resolve_turn(mp, t, kind, a, b, rules.WAIT, 0, 0)
                 else:
                     rules.resolve_turn(mp, t, rules.WAIT, 0, 0, kind, a, b)
+                seat.ints[I_TRIED] += 1
                 value = evaluate(mp, t, p, params, P_EVALUATION)
                 first = seat.ints[layer + e]
                 if depth == 0:

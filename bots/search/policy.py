@@ -45,6 +45,7 @@ I_PV = 0  # which buffer holds the principal variation (0 or 1)
 I_POS = 1  # index in it of the state expected at this decision
 I_KEPT = 2  # predicted states it holds
 I_BANK = 3  # simulated turns the bot may still spend
+I_TURNS = 4  # simulated turns over the game (its cost, for benchmarks)
 F_VALUE = 0
 
 
@@ -85,6 +86,7 @@ def search_move(mp, s, p, seat):
         ints[I_POS] = 1
         ints[I_KEPT] = kept
         ints[I_BANK] -= turns
+        ints[I_TURNS] += turns
     best_move = seat.moves[0]
     bar = best + seat.params[P_MIN_GAIN]
     n = min(n, 1 + int(seat.params[P_MAX_ALTERNATIVES]))
@@ -94,6 +96,7 @@ def search_move(mp, s, p, seat):
         spare = 1 - pv
         value, kept, turns = move_value(mp, s, p, kind, a, b, seat, spare * (KEEP + 1))
         ints[I_BANK] -= turns
+        ints[I_TURNS] += turns
         if value > bar:
             best = value
             bar = value
