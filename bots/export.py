@@ -156,10 +156,14 @@ def exportable_for(bot: Bot):
     """The plug-in of an exportable in-engine bot, or ExportError saying which bots are."""
     if not bot.in_engine:
         raise ExportError(f"bot {bot.name!r} is a program, not an in-engine bot: nothing to export")
+    if bot.jitter:
+        raise ExportError(f"bot {bot.name!r} is a distribution of bots (its parameters drawn anew for each game): "
+                          f"export one of them, {bot.name.rpartition('~')[0]!r} or a parameter file")
     found = plugin(REGISTERED[int(bot.seat[0]["kind"])])
     if not found.exportable:
         exportable = [name for name in REGISTERED if plugin(name).exportable]
-        raise ExportError(f"bot {bot.name!r} cannot be exported (exportable: {', '.join(exportable)})")
+        reason = f": {found.not_exportable}" if found.not_exportable else ""
+        raise ExportError(f"bot {bot.name!r} cannot be exported{reason} (exportable: {', '.join(exportable)})")
     return found
 
 

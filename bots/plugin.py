@@ -49,13 +49,14 @@ ArgumentParser = Callable[[str, str, int], Setup]
 @dataclass(frozen=True)
 class BotPlugin:
     name: str
-    summary: str  # one line: what it plays (README's bot table, `tuner params`)
+    summary: str  # one line: what it plays (the bot table of docs/bots.md, `tuner params`)
     policy: Callable  # compiled: policy(mp, s, p, seat) -> (kind, a, b)
     schema: Optional[Schema] = None  # its parameters (tunable, parameter files); None: it has none
     argument: str = ""  # what may follow "NAME:" besides a parameter file, as the usage line shows it
     parse_argument: Optional[ArgumentParser] = None  # that argument's parser (default: parameter files only)
     league_defaults: Optional[Callable[[int], dict]] = None  # parameter defaults that depend on the league
     exportable: bool = True  # `tuner export` can write it as a standalone Python file
+    not_exportable: str = ""  # why not, when it cannot be exported (the export's error says it)
 
     @property
     def usage(self) -> str:

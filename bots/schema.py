@@ -34,6 +34,8 @@ class Param:
     log: bool = False
     choices: tuple = ()
     perturbed: bool = True  # part of the bot's style, drawn anew per game by `NAME~J`; False for a resource (a budget)
+    since: str = ""  # the version that added it: parameter files written before may omit it (its default plays as
+    # the bot played without it)
 
     def __post_init__(self):
         if self.type == "choice":
@@ -141,7 +143,7 @@ class Schema:
             raise ParamError(f"{prefix}unknown parameter {unknown[0]!r} for bot {self.bot!r} "
                              f"(see `tuner params` for the {len(self)} parameters)")
         if complete:
-            missing = [p.name for p in self.params if p.name not in values]
+            missing = [p.name for p in self.params if p.name not in values and not p.since]
             if missing:
                 p = self.by_name[missing[0]]
                 raise ParamError(f"{prefix}missing parameter {p.name!r} ({p.range_text}, default {p.default})"

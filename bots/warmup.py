@@ -13,13 +13,15 @@ calls, so that a later command finds exactly what it asks for in the cache.
 """
 from __future__ import annotations
 
+import fcntl
 import inspect
 import multiprocessing
 import os
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Optional
 
@@ -30,7 +32,7 @@ from bots import arena, dispatch
 from bots.registry import REGISTERED, plugin
 from bots.seat import SEAT_DTYPE, new_seat_array, start_seat
 from engine import frames
-from engine.cache import source_size
+from engine.cache import cache_root, source_size
 from engine.geometry import CELLS
 from engine.maps import generate_map, official_map
 from engine.records import MAP_DTYPE, STATE_DTYPE, new_map_array, new_state_array
@@ -139,13 +141,35 @@ def _build(piece_build: Callable[..., None], argument: Optional[str]) -> None:
 Announce = Callable[[int, int], Callable[[str], None]]
 
 
-def compile_engine(jobs: Optional[int] = None, announce: Optional[Announce] = None) -> Optional[float]:
+@contextmanager
+def _one_compiler(waiting: Callable[[], None]) -> Iterator[None]:
+    """One process compiles at a time (an `flock` in the cache's root): another command started meanwhile waits,
+    then finds what the first compiled."""
+    root = cache_root()
+    root.mkdir(parents=True, exist_ok=True)
+    with open(root / "compile.lock", "a+b") as handle:
+        try:
+            fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            waiting()
+            fcntl.flock(handle.fileno(), fcntl.LOCK_EX)
+        yield
+
+
+def compile_engine(jobs: Optional[int] = None, announce: Optional[Announce] = None,
+                   waiting: Callable[[], None] = lambda: None) -> Optional[float]:
     """Compile every piece missing from the cache, the pieces of a stage on `jobs` processes (default: the
     cores this process may use). `announce(pieces, processes)` is called once before, when something is missing,
-    and returns a callback `done(piece name)`. Returns the seconds it took, or None when everything was cached."""
-    todo = missing()
-    if not todo:
+    and returns a callback `done(piece name)`; `waiting()` when another process is compiling. Returns the seconds
+    it took, or None when everything was cached."""
+    if not missing():
         return None
+    with _one_compiler(waiting):
+        todo = missing()  # what another process compiled meanwhile is cached now
+        return _compile(todo, jobs, announce) if todo else None
+
+
+def _compile(todo: list, jobs: Optional[int], announce: Optional[Announce]) -> float:
     jobs = max(1, min(jobs or len(os.sched_getaffinity(0)), max(len(stage) for stage in todo)))
     done = announce(sum(len(stage) for stage in todo), jobs) if announce else (lambda name: None)
     start = time.perf_counter()

@@ -1,7 +1,10 @@
-"""Writing files so that a reader never sees half of one and a failed write leaves the old one intact."""
+"""Files: written so that a reader never sees half of one and a failed write leaves the old one intact, and read
+whether gzip-compressed or not."""
 from __future__ import annotations
 
+import gzip
 import os
+import zlib
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -31,3 +34,20 @@ def write_atomically(path: Path, text: str, mode: Optional[int] = None) -> None:
     """Write `text` (UTF-8) over `path` atomically (`replaced_atomically`)."""
     with replaced_atomically(path, mode) as handle:
         handle.write(text.encode("utf-8"))
+
+
+GZIP_MAGIC = b"\x1f\x8b"
+
+
+def read_text(path) -> str:
+    """A UTF-8 text file's content, gzip-compressed or not: told by its first bytes (gzip's magic number), not by
+    its name, so that a game record opens whatever it is called. OSError (gzip.BadGzipFile for broken compressed
+    data), EOFError (a truncated one) or UnicodeDecodeError when it cannot be read."""
+    with open(path, "rb") as handle:
+        data = handle.read()
+    if data[:2] == GZIP_MAGIC:
+        try:
+            data = gzip.decompress(data)
+        except zlib.error as error:
+            raise gzip.BadGzipFile(f"broken gzip data ({error})") from None
+    return data.decode("utf-8")

@@ -7,12 +7,12 @@ conflicts, every state, the harvests and the END record.
 """
 from __future__ import annotations
 
-import gzip
 import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Optional
 
+from engine.files import read_text
 from engine.game import Game
 
 HEADER_FIELDS = ("seed", "league", "max_days", "map", "global_input")
@@ -64,11 +64,9 @@ def first_difference(expected: Any, got: Any, path: str) -> Optional[tuple[str, 
 
 
 def read_records(path: Path) -> list[dict]:
-    """The records of a game file (plain or gzip-compressed JSON lines)."""
-    opener = gzip.open if path.suffix == ".gz" else open
+    """The records of a game file (plain or gzip-compressed JSON lines, whatever its name)."""
     try:
-        with opener(path, "rt", encoding="utf-8") as handle:
-            lines = handle.read().splitlines()
+        lines = read_text(path).splitlines()
     except FileNotFoundError:
         raise TraceError(f"{path}: no such file") from None
     except IsADirectoryError:

@@ -32,6 +32,12 @@ def run_tuner(*args: str, cwd=None, timeout: float = 600, env=None) -> subproces
                           cwd=cwd or ROOT, timeout=timeout, env={**os.environ, **(env or {})})
 
 
+def pytest_xdist_auto_num_workers(config) -> int:
+    """`-n auto`: a process per core, at most 4 (each compiles nothing but loads the engine, and more of them
+    only add start-up time and load to the tests that time programs)."""
+    return max(1, min(4, len(os.sched_getaffinity(0))))
+
+
 @pytest.fixture(autouse=True, scope="session")
 def compiled_engine():
     """The engine compiled (or found in the cache) once for the session, on every core, before any test plays:

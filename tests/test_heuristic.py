@@ -55,9 +55,11 @@ def test_every_decision_is_legal_with_defaults_and_random_parameters(league):
 
 def test_every_decision_is_legal_under_many_random_parameter_sets():
     rng = np.random.default_rng(7)
+    decisions = 0
     for _ in range(40):
-        play_checked(int(rng.integers(1, 2**40)), 3, [heuristic_seat(random_values(rng)),
-                                                     heuristic_seat(random_values(rng))])
+        decisions += play_checked(int(rng.integers(1, 2**40)), 3, [heuristic_seat(random_values(rng)),
+                                                                  heuristic_seat(random_values(rng))]).decisions
+    assert decisions > 2200  # 40 games of 24 days: two bots that only wait would make 1,920 decisions
 
 
 def win_rate(bot, opponent, league, seeds):
@@ -103,6 +105,21 @@ def test_a_parameter_file_changes_how_the_bot_plays(tmp_path):
     assert tuned.score.tolist() != default.score.tolist()
     # the same file, read again, plays the same games
     assert win_rate(f"heuristic:{path}", "greedy", 3, seeds)[1].score.tolist() == tuned.score.tolist()
+
+
+def test_a_parameter_file_from_before_the_new_terms_plays_as_it_did(tmp_path):
+    """Parameters added since a file was written (`Param.since`) take their defaults, which play as the bot
+    played without them; the new terms, set, change the play."""
+    added = [p.name for p in SCHEMA if p.since]
+    assert added == ["grow_w_points", "seed_w_sun"]
+    old = {name: value for name, value in SCHEMA.defaults().items() if name not in added}
+    path = write_params(tmp_path / "old.json", {**old, "keep3_left12": 1.0})
+    seeds = np.arange(1, 41)
+    from_old = win_rate(f"heuristic:{path}", "greedy", 3, seeds)[1]
+    assert from_old.score.tolist() == win_rate("heuristic:keep3_left12=1.0", "greedy", 3, seeds)[1].score.tolist()
+    for term in ("grow_w_points=0.5", "seed_w_sun=2.0"):
+        changed = win_rate(f"heuristic:{term}", "sunrate", 3, seeds)[1].score.tolist()
+        assert changed != win_rate("heuristic", "sunrate", 3, seeds)[1].score.tolist(), term
 
 
 @pytest.mark.parametrize("change, needles", [

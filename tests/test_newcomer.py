@@ -1,9 +1,11 @@
-"""What a newcomer hits in the first hour: every exported bot plays every league, `--version`, "did you mean",
-a program that crashes in every game, a pruned trial exported, parameter files from an export, the bench's
-checksum check, and no machine path in an exported file."""
+"""What a newcomer hits in the first hour: every exported bot plays every league, `--version`, `tuner` alone, a
+quick `--help`, `--jobs` explained, `tuner play` without a seed, "did you mean", a program that crashes in every
+game, a pruned trial exported, parameter files from an export, the bench's checksum check, and no machine path in
+an exported file."""
 from __future__ import annotations
 
 import json
+import subprocess
 import sys
 
 import pytest
@@ -37,6 +39,46 @@ def test_version(capsys):
     with pytest.raises(SystemExit) as stop:
         main(["--version"])
     assert stop.value.code == 0 and capsys.readouterr().out.startswith("tuner (photosynthesis-tuner) ")
+
+
+def test_tuner_alone_lists_the_commands_and_exits_as_a_usage_error(capsys):
+    from tuner.cli import COMMANDS
+
+    assert main([]) == 2
+    out = capsys.readouterr().out
+    assert out.startswith("usage: tuner") and all(f"\n    {name}" in out for name in COMMANDS), out
+    assert main(["storage"]) == 2
+    out = capsys.readouterr().out
+    assert out.startswith("usage: tuner storage") and all(a in out for a in ("info", "export-plain", "import-plain"))
+
+
+def test_help_imports_neither_numba_nor_optuna_nor_pandas():
+    """`tuner --help` builds every command's parser: no command may import the engine or the tuner's libraries
+    before it runs (tuner/cli/__init__.py)."""
+    script = ("import sys\nfrom tuner.cli import main\ntry:\n    main(['--help'])\nexcept SystemExit:\n    pass\n"
+              "print('imported:', sorted({'numba', 'optuna', 'pandas'} & set(sys.modules)))")
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=ROOT, timeout=60)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines()[-1] == "imported: []"
+
+
+def test_jobs_help_says_threads_for_in_engine_games_and_processes_for_programs(capsys):
+    for command in ("tune", "match", "gauntlet", "league"):
+        with pytest.raises(SystemExit):
+            main([command, "--help"])
+        help_text = " ".join(capsys.readouterr().out.split())
+        assert "in-engine games on K threads, programs' games on K processes" in help_text, command
+        assert "worker processes" not in help_text
+
+
+def test_play_without_a_seed_plays_seed_0_and_says_so(tmp_path):
+    trace = tmp_path / "game.jsonl"
+    result = run_tuner("play", "greedy", "random", "--trace", str(trace))
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith("seed 0, league 3: greedy ")
+    assert json.loads(trace.read_text().splitlines()[0])["seed"] == 0
+    assert run_tuner("play", "greedy", "random", "--seed", "0").stdout.splitlines()[0] == \
+        result.stdout.splitlines()[0]
 
 
 def test_did_you_mean_for_a_field_and_a_bot(tmp_path):

@@ -101,3 +101,9 @@ def test_a_match_and_a_gauntlet_take_a_distribution():
     gauntlet = run_tuner("gauntlet", "heuristic", "--against", "sunrate~0.2", "rush~0.2", "--games", "10")
     assert gauntlet.returncode == 0, gauntlet.stderr
     assert "sunrate~0.2" in gauntlet.stdout and "rush~0.2" in gauntlet.stdout
+
+
+def test_a_distribution_is_not_exported(tmp_path):
+    result = run_tuner("export", "--bot", "heuristic~0.2", "-o", str(tmp_path / "bot.py"))
+    assert result.returncode == 2 and "is a distribution of bots" in result.stderr
+    assert "'heuristic'" in result.stderr and not (tmp_path / "bot.py").exists()

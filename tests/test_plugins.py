@@ -12,6 +12,7 @@ import os
 import shutil
 import subprocess
 import sys
+import uuid
 from pathlib import Path
 
 from tests.conftest import ROOT
@@ -61,7 +62,8 @@ def test_a_toy_bot_is_its_folder_and_one_registration_line(tmp_path):
         shutil.copytree(ROOT / name, copy / name, ignore=shutil.ignore_patterns("__pycache__", "*.py[cod]"))
     (copy / "bots" / "toy").mkdir()
     (copy / "bots" / "toy" / "__init__.py").write_text(TOY_INIT)
-    (copy / "bots" / "toy" / "policy.py").write_text(TOY_POLICY)
+    # A toy of its own for each run: the compile cache is keyed to the sources, and an earlier run's toy is in it.
+    (copy / "bots" / "toy" / "policy.py").write_text(TOY_POLICY + f"\n# run {uuid.uuid4().hex}\n")
     registry = copy / "bots" / "registry.py"
     lines = registry.read_text().splitlines(keepends=True)
     end = lines.index(")\n", next(i for i, line in enumerate(lines) if line.startswith("REGISTERED = (")))

@@ -7,6 +7,7 @@ import shlex
 import shutil
 import subprocess
 import sys
+import tomllib
 
 import pytest
 
@@ -18,11 +19,6 @@ from engine.referee import play_game
 from tests.conftest import ROOT, run_tuner
 from tuner.study.program import ProgramBot, ProgramError, format_value, program_paths_relative_to
 from tuner.study.template import TemplateError, fill_template, template_marks, write_program_params
-
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover
-    import tomli as tomllib
 
 MYBOT = ROOT / "bots" / "examples" / "mybot.py"
 STUDY = ROOT / "studies" / "program.toml"

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import sys
 import time
@@ -43,6 +44,8 @@ def test_a_program_is_tuned_exported_and_its_filled_source_plays_like_its_trial(
     result = run_tuner("tune", str(path), "--no-progress", "--jobs", "2")
     assert result.returncode == 0, result.stderr
     assert "chosen for export" in result.stdout and "gauntlet" in result.stdout
+    # no game ran on the threads: the summary says where they ran, not "0% of the threads' time"
+    assert "games/s; every game with a program, on 2 processes)" in result.stdout, result.stdout
     trials = load_study(path).trials
     assert len({json.dumps(t.user_attrs["bot_params"], sort_keys=True) for t in trials}) == len(trials) == 6
     best = tmp_path / "best.json"
@@ -66,6 +69,9 @@ def test_a_program_opponent_that_breaks_the_rules_is_recorded_per_trial(tmp_path
                        opponents=["greedy", crashing], **SLACK)
     result = run_tuner("tune", str(path), "--no-progress")
     assert result.returncode == 0, result.stderr
+    # half the games are against greedy, in the engine: the threads' share is said of them
+    assert re.search(r"games/s; in-engine games \(50% of them\) on \d+% of the threads' time\)", result.stdout), \
+        result.stdout
     for trial in load_study(path).trials:
         record = TrialRecord.from_trial(trial)
         against = record.opponents[crashing]

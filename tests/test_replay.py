@@ -113,3 +113,25 @@ def test_replay_reads_compressed_records(tmp_path):
     copy_path = tmp_path / GAMES[5].name
     shutil.copy(GAMES[5], copy_path)
     assert replay_file(copy_path) is None
+
+
+def test_a_game_record_opens_whatever_its_name_in_tuner_replay_and_tuner_view(tmp_path, capsys):
+    """Both readers of game records (`tuner replay`, `tuner view`) tell gzip by its magic bytes, not by the name."""
+    from tuner.cli import main
+
+    compressed = GAMES[0].read_bytes()
+    gzip_named_plain = tmp_path / "gzip.jsonl"
+    gzip_named_plain.write_bytes(compressed)
+    plain_named_gzip = tmp_path / "plain.jsonl.gz"
+    plain_named_gzip.write_bytes(gzip.decompress(compressed))
+    for path in (gzip_named_plain, plain_named_gzip):
+        assert main(["replay", str(path)]) == 0 and capsys.readouterr().out == f"{path}: ok\n"
+        page = tmp_path / f"{path.name}.html"
+        assert main(["view", str(path), "-o", str(page)]) == 0 and page.stat().st_size > 10_000
+        assert capsys.readouterr().out.startswith(f"{page}: ")
+    broken = tmp_path / "broken.jsonl.gz"  # a gzip header (no flags), then data that is not deflate
+    broken.write_bytes(b"\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\xff" + b"\xff" * 20)
+    for command in ("replay", "view"):
+        assert main([command, str(broken)]) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and f"{broken}: cannot read" in err, err

@@ -163,6 +163,29 @@ def test_defaults_paths_and_overrides(tmp_path):
     assert relative.storage == "sqlite:///" + str(tmp_path.resolve() / "sub.db")
 
 
+def test_the_config_gives_every_field_typed_as_the_file_declares_it(tmp_path):
+    """Every field is an attribute of StudyConfig that mypy knows: as written (`AsWritten[T]`, T the field's type
+    in the model), or resolved (a property or a dataclass field); no catch-all `__getattr__`, through which mypy
+    would let a misspelt field pass."""
+    import inspect
+    import typing
+
+    from tuner.study.config import AsWritten, StudyConfig
+    from tuner.study.model import StudyFile
+
+    assert "__getattr__" not in vars(StudyConfig)
+    config = read_study_file(write_study(tmp_path, opponents=["greedy"], held_out_opponents=["rush"]))
+    for name, info in StudyFile.model_fields.items():
+        if name in StudyConfig.__dataclass_fields__:
+            continue
+        attribute = inspect.getattr_static(StudyConfig, name)
+        if isinstance(attribute, AsWritten):
+            assert typing.get_args(attribute.__orig_class__) == (info.annotation,), name
+            assert getattr(config, name) == getattr(config.file, name), name
+        else:
+            assert isinstance(attribute, property), name
+
+
 def test_fixing_every_parameter_is_refused(tmp_path):
     from bots.heuristic.schema import SCHEMA
 

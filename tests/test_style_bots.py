@@ -87,11 +87,14 @@ def test_every_decision_is_legal_under_random_and_extreme_parameters(bot):
     sets = [{p.name: p.low for p in schema}, {p.name: p.high for p in schema}]
     sets += [random_values(bot, rng) for _ in range(10)]
     others = ["random:1", "greedy", "heuristic", *STYLE_BOTS]
+    decisions = {1: 0, 2: 0, 3: 0}
     for i, values in enumerate(sets):
         for league in (1, 2, 3):
             me = bot_with_params(bot, values, bot, {}).seat
             other = parse_bot(others[i % len(others)], league).seat.copy()
-            play_checked(900 + i, league, [me, other] if i % 2 else [other, me])
+            decisions[league] += play_checked(900 + i, league, [me, other] if i % 2 else [other, me]).decisions
+    # 12 games a league of 1, 6 and 24 days: two bots that only wait would make 24, 144 and 576 decisions
+    assert decisions[1] > 60 and decisions[2] > 180 and decisions[3] > 1000, decisions
 
 
 def batch(bot, opponent, seeds, league=3):

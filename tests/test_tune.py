@@ -359,3 +359,18 @@ def finished_trials(path) -> int:
         return len(load_study(path).get_trials(deepcopy=False, states=(TrialState.COMPLETE, TrialState.PRUNED)))
     except Exception:  # the study is being created
         return 0
+
+
+def test_the_progress_line_before_and_after_a_best_trial():
+    """A worker whose batches never held the study's best (another worker's did) has no best to show."""
+    from tuner.search.progress import Progress
+
+    class Runner:
+        games_played, engine_games_played, game_seconds, jobs = 0, 0, 0.0, 1
+
+    for name, shown in (("win rate", "best 12.5% (trial 3)"), ("min gain", "best min gain +12.5% (trial 3)")):
+        bar = Progress("x", 10, Runner(), enabled=False, value_name=name)
+        assert bar.status().startswith("best -,")
+        bar.best, bar.best_number = 0.125, 3
+        assert bar.status().startswith(shown)
+        bar.close()

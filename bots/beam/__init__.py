@@ -15,4 +15,5 @@ def _width(name: str, arg: str, league: int) -> Setup:
 
 PLUGIN = BotPlugin("beam", "a day planner: beam search over its own actions for the rest of the day, positions valued "
                    "by points, sun, projected harvest under the coming shadows and tree potential; W plans wide",
-                   beam_move, SCHEMA, argument="W", parse_argument=_width, exportable=False)
+                   beam_move, SCHEMA, argument="W", parse_argument=_width, exportable=False,
+                   not_exportable="a beam of game states a move in plain Python would strain CodinGame's 100 ms a turn")

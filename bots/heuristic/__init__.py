@@ -1,4 +1,4 @@
-"""`heuristic`: the parameterised bot the tuner tunes first (31 parameters; `tuner params`)."""
+"""`heuristic`: the parameterised bot the tuner tunes first (33 parameters; `tuner params`)."""
 from bots.heuristic.policy import heuristic_seat
 from bots.heuristic.schema import SCHEMA
 from bots.plugin import BotPlugin
@@ -6,6 +6,6 @@ from bots.plugin import BotPlugin
 PLUGIN = BotPlugin(
     "heuristic",
     "COMPLETE on a stock schedule, GROW by size priority, cost, richness and sun income over the coming days' "
-    "shadows, SEED when cheap, away from its own trees (31 parameters)",
+    "shadows, SEED when cheap, away from its own trees (33 parameters)",
     heuristic_seat, SCHEMA,
 )

@@ -5,12 +5,13 @@ Order of business, one action per call (the richest tree first among several):
             that depends on the days left (and on the opponent's size-3 trees and the nutrients lost), or in the
             sell-off (size-3 trees >= sell_ratio * days left); on the last day whenever the points beat the
             sun bonus the 4 sun points would have given;
-  GROW      the best-scoring tree: a priority by size, its cost, its cell's richness and the change in sun
-            income over the next `grow_horizon` days' shadows (its own yield, the shadows it newly casts on
-            its own and on the opponent's trees), while enough days are left for its size;
+  GROW      the best-scoring tree: a priority by size, its cost, its cell's richness, the points a COMPLETE of it
+            would earn, and the change in sun income over the next `grow_horizon` days' shadows (its own yield,
+            the shadows it newly casts on its own and on the opponent's trees), while enough days are left for
+            its size;
   SEED      when a seed is cheap enough, on the best empty cell far enough from its own trees (richness, own
-            and opponent's trees on its shadow lines), from the smallest tree that reaches it; on the last day
-            any seed that costs no point (one tree more for the tie-break);
+            and opponent's trees on its shadow lines, the sun a tree there would add and deny), from the smallest
+            tree that reaches it; on the last day any seed that costs no point (one tree more for the tie-break);
   WAIT      otherwise. `seed_first` puts SEED before GROW.
 
 Written in the portable subset that `bots/export.py` turns into plain Python: @hot functions, ints, floats,
@@ -23,7 +24,7 @@ import numpy as np
 
 from bots.cells import richest, spread
 from bots.heuristic.schema import KNOTS, SCHEMA
-from bots.sunlight import LINES, grow_income
+from bots.sunlight import LINES, grow_income, income_change
 from engine import rules
 from engine.geometry import CELLS, WITHIN
 from engine.jit import hot, kernel, lowest_bit, popcount
@@ -53,6 +54,9 @@ P_SEED_W_OWN_LINE = SCHEMA.index("seed_w_own_line")
 P_SEED_W_OPP_LINE = SCHEMA.index("seed_w_opp_line")
 P_SEED_MIN_SCORE = SCHEMA.index("seed_min_score")
 P_SEED_FIRST = SCHEMA.index("seed_first")
+P_GROW_W_POINTS = SCHEMA.index("grow_w_points")
+P_SEED_W_SUN = SCHEMA.index("seed_w_sun")
+SUN_DIRECTIONS = 6
 
 KNOT_LEFT = np.array(KNOTS, dtype=np.int64)
 KNOT_COUNT = len(KNOTS)
@@ -103,10 +107,14 @@ def best_grow(mp, s, p, params, left, ready):
         if left < params[P_GROW_MIN_LEFT + k] or cost > s.sun[p]:
             bits = 0
         base = params[P_GROW_PRIO + k] - params[P_GROW_W_COST] * cost
+        points = 0.0
+        if left >= 3 - k:
+            points = params[P_GROW_W_POINTS]
         while bits:
             c = lowest_bit(bits)
             bits &= bits - 1
             score = base + params[P_GROW_W_RICH] * mp.richness[c]
+            score += points * (s.nutrients + rules.RICHNESS_BONUS[mp.richness[c]])
             if days > 0:
                 score += grow_income(s, p, c, k, days, w_sun, params[P_GROW_W_OPP])
             else:
@@ -118,8 +126,13 @@ def best_grow(mp, s, p, params, left, ready):
 
 
 @hot
-def best_target(mp, candidates, mine, opp, params, min_score):
+def best_target(mp, s, p, candidates, params, min_score):
     """The best-scoring cell of `candidates` for a seed, or -1 when none reaches min_score."""
+    mine = s.mine[p]
+    opp = s.mine[1 - p]
+    w_sun = params[P_SEED_W_SUN]
+    if not mp.shadows:
+        w_sun = 0.0
     target = -1
     best_score = min_score
     while candidates:
@@ -127,6 +140,8 @@ def best_target(mp, candidates, mine, opp, params, min_score):
         candidates &= candidates - 1
         score = params[P_SEED_W_RICH] * mp.richness[t] - params[P_SEED_W_OWN_LINE] * popcount(LINES[t] & mine)
         score -= params[P_SEED_W_OPP_LINE] * popcount(LINES[t] & opp)
+        if w_sun != 0.0:
+            score += w_sun * income_change(s, p, t, 0, 1, SUN_DIRECTIONS, 1.0) / SUN_DIRECTIONS
         if score >= best_score and (target < 0 or score > best_score):
             target = t
             best_score = score
@@ -154,7 +169,7 @@ def best_seed(mp, s, p, params, left, ready):
     occupied = s.trees[0] | s.trees[1] | s.trees[2] | s.trees[3] | mp.by_richness[0]
     if gap > 0:
         occupied |= spread(mine, gap)
-    target = best_target(mp, reach & ~occupied, mine, s.mine[1 - p], params, min_score)
+    target = best_target(mp, s, p, reach & ~occupied, params, min_score)
     if target >= 0:
         # The smallest ready tree that reaches the target.
         for k in range(1, 4):

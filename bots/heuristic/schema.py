@@ -61,6 +61,13 @@ PARAMS = [
           "seed score penalty per opponent tree on the target's shadow lines"),
     Param("seed_min_score", "float", -30.0, 30.0, -7.3, "seed only when the best target's score reaches this"),
     Param("seed_first", "int", 0, 1, 0, "1: seed before growing (the source stays free of a GROW); 0: after"),
+    # Added in 0.2 (0 keeps the play of earlier versions, whose parameter files may omit them).
+    Param("grow_w_points", "float", 0.0, 3.0, 0.0,
+          "GROW score per point a COMPLETE of the tree would earn now (nutrients + richness bonus), while it can "
+          "still reach size 3 in the days left", since="0.2"),
+    Param("seed_w_sun", "float", -3.0, 6.0, 0.0,
+          "seed score per sun point a day a tree there would add to its owner and deny the opponent (shadows of "
+          "the six coming sun directions, the other trees as they are)", since="0.2"),
 ]
 
 SCHEMA = Schema("heuristic", PARAMS)

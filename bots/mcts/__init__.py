@@ -17,4 +17,6 @@ def _iterations(name: str, arg: str, league: int) -> Setup:
 
 PLUGIN = BotPlugin("mcts", "Monte Carlo tree search over simultaneous moves (decoupled PUCT, both players' moves "
                    "searched), rollouts by its own copy of the heuristic, N iterations per move (default 2)",
-                   mcts_move, SCHEMA, argument="N", parse_argument=_iterations, exportable=False)
+                   mcts_move, SCHEMA, argument="N", parse_argument=_iterations, exportable=False,
+                   not_exportable="its rollouts in plain Python would not fit CodinGame's 100 ms a turn, and the "
+                   "exported file has no seat memory for its tree")

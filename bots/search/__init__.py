@@ -17,4 +17,5 @@ def _budget(name: str, arg: str, league: int) -> Setup:
 
 PLUGIN = BotPlugin("search", "playouts of candidate moves to the end of the game, the bot on the default "
                    "heuristic, its opponent on the default heuristic and on sunrate, within a budget of simulated "
-                   "turns per move", search_move, SCHEMA, argument="N", parse_argument=_budget, exportable=False)
+                   "turns per move", search_move, SCHEMA, argument="N", parse_argument=_budget, exportable=False,
+                   not_exportable="its playouts in plain Python would not fit CodinGame's 100 ms a turn")

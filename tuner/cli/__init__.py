@@ -8,15 +8,13 @@ import importlib
 import os
 import sys
 
-# One BLAS thread: the tuner's parallelism is its processes (--jobs); OpenBLAS threads would fight them for the
-# cores (a 31 x 31 eigendecomposition in CMA-ES took 25 ms instead of 0.2 ms on a busy 2-core machine). Set
-# before NumPy is first imported (the commands import it), inherited by the worker processes.
+# One BLAS thread: the tuner's parallelism is its threads and processes (--jobs); OpenBLAS threads would fight
+# them for the cores (a 31 x 31 eigendecomposition in CMA-ES took 25 ms instead of 0.2 ms on a busy 2-core
+# machine). Set before NumPy is first imported (the commands import it), inherited by the worker processes.
 for _variable in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(_variable, "1")
 
-from tuner.cli.progress import compile_engine_first  # noqa: E402
 from tuner.errors import EXIT_INTERRUPTED, EXIT_USAGE, UserError  # noqa: E402
-from tuner.versions import package_version  # noqa: E402
 
 COMMANDS = ["map", "replay", "play", "view", "bench", "match", "gauntlet", "league", "params", "export", "tune",
             "dashboard", "report", "storage"]
@@ -30,12 +28,24 @@ class _Parser(argparse.ArgumentParser):
         self.exit(EXIT_USAGE, f"{self.prog}: error: {message}\n")
 
 
+class _Version(argparse.Action):
+    """`--version`, its version read when asked for (reading the package's metadata takes a third of `--help`)."""
+
+    def __init__(self, option_strings, dest=argparse.SUPPRESS, default=argparse.SUPPRESS, help=None):
+        super().__init__(option_strings, dest, nargs=0, default=default, help=help)
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        from tuner.versions import package_version
+
+        print(f"tuner (photosynthesis-tuner) {package_version()}")
+        parser.exit()
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="tuner", description="Photosynthesis (CodinGame Spring Challenge 2021): engine, bots "
                                                "and an Optuna tuner for bots: the built-in ones or your own program.")
-    parser.add_argument("--version", action="version", version=f"tuner (photosynthesis-tuner) {package_version()}")
+    parser.add_argument("--version", action=_Version, help="show the version and exit")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-    commands.required = True
     for name in COMMANDS:
         try:
             module = importlib.import_module(f"tuner.cli.{name}")
@@ -50,8 +60,13 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv=None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    if args.command is None:  # `tuner` alone: what it can do, and a usage error's exit status (nothing was done)
+        parser.print_help()
+        return EXIT_USAGE
     try:
         if args.command in PLAYING:
+            from tuner.cli.progress import compile_engine_first  # tqdm (and Numba): for commands that play
+
             compile_engine_first()
         return int(args.run(args) or 0)
     except UserError as error:

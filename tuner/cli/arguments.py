@@ -1,13 +1,16 @@
-"""Argument types shared by several commands, each failing with a message that names the allowed values."""
+"""Argument types shared by several commands, each failing with a message that names the allowed values.
+
+Building the parser imports this module for every command, `tuner --help` included: it imports nothing of the
+engine, the bots or the tuner's libraries at module level (NumPy, Numba, Optuna, pandas)."""
 from __future__ import annotations
 
 import argparse
 import os
 
-from bots.names import JAVA_LONG_MAX, JAVA_LONG_MIN
-
 
 def seed(text: str) -> int:
+    from bots.plugin import JAVA_LONG_MAX, JAVA_LONG_MIN  # NumPy: loaded when a seed is given
+
     try:
         value = int(text)
     except ValueError:
@@ -78,6 +81,10 @@ def jobs(text: str) -> int:
     return _integer(text, 1, float("inf"), "expected a positive integer or 'all' (every usable core)")
 
 
-def add_jobs(parser: argparse.ArgumentParser, what: str = "") -> None:
+GAMES_ON_THREADS = "in-engine games on K threads, programs' games on K processes"
+
+
+def add_jobs(parser: argparse.ArgumentParser, what: str = "", how: str = GAMES_ON_THREADS) -> None:
+    """`--jobs K`: `how` says what K counts (threads for in-engine games, processes for programs: `GameRunner`)."""
     parser.add_argument("--jobs", type=jobs, default=1, metavar="K",
-                        help=f"worker processes, or 'all' for one per usable core (default 1){what}")
+                        help=f"{how}, or 'all': one per usable core (default 1){what}")

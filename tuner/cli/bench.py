@@ -3,10 +3,8 @@ from __future__ import annotations
 
 import json
 
-from bots.names import BotSpecError
 from tuner.cli import arguments
 from tuner.errors import UserError
-from tuner.measure.bench import YARDSTICK_CHECKSUMS, run_bench, yardstick_check
 
 
 def register(commands) -> None:
@@ -15,12 +13,15 @@ def register(commands) -> None:
                         help="greedy: the yardstick workload (greedy 12,2 vs 14,3); any other in-engine bot "
                              "plays itself (default greedy)")
     parser.add_argument("--games", type=arguments.positive_int, default=300_000, help="seeds 1..N (default 300000)")
-    arguments.add_jobs(parser)
+    arguments.add_jobs(parser, how="K processes, each playing its share of the seeds")
     parser.add_argument("--json", action="store_true", help="print one JSON line (the yardstick's fields)")
     parser.set_defaults(run=run)
 
 
 def run(args) -> int:
+    from bots.names import BotSpecError  # loaded when the command runs (tuner/cli/__init__.py), as below
+    from tuner.measure.bench import YARDSTICK_CHECKSUMS, run_bench, yardstick_check
+
     try:
         result = run_bench(args.bot, args.games, args.jobs)
     except (BotSpecError, ValueError) as error:

@@ -12,16 +12,8 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from bots.export import ExportError, export_bot
-from bots.names import BotSpecError
-from bots.paramfile import ParamFile, now_iso, read_param_file, write_param_file
-from bots.schema import ParamError
 from tuner.cli import arguments
 from tuner.errors import UserError
-from tuner.study.botnames import parse_bot_name
-from tuner.study.export import export_header, export_source_from_study, trial_values
-from tuner.study.file import read_study_file
-from tuner.study.template import TemplateError, write_filled_template, write_program_params
 
 
 def register(commands) -> None:
@@ -43,6 +35,11 @@ def register(commands) -> None:
 
 def _resolve(args):
     """The bot to export, its league and a description of where it came from."""
+    from bots.paramfile import read_param_file  # loaded when the command runs (tuner/cli/__init__.py), as below
+    from bots.schema import ParamError
+    from tuner.study.botnames import parse_bot_name
+    from tuner.study.export import export_source_from_study
+
     chosen = [name for name, value in (("STUDY.toml", args.study), ("--params", args.params), ("--bot", args.bot))
               if value is not None]
     if len(chosen) > 1:
@@ -68,6 +65,9 @@ def _resolve(args):
 
 def export_template(study: Path, trial, template: Path, output: Path) -> str:
     """`tuner export STUDY.toml [--trial N] --template SOURCE -o OUT`: the source with the trial's values."""
+    from tuner.study.export import trial_values
+    from tuner.study.template import TemplateError, write_filled_template
+
     values, _ = trial_values(study, trial)
     try:
         text = write_filled_template(template, values, output)
@@ -81,6 +81,10 @@ def export_template(study: Path, trial, template: Path, output: Path) -> str:
 def export_program_params(study: Path, trial, output: Path) -> dict:
     """`tuner export STUDY.toml [--trial N] -o FILE.json` for a program bot: the trial's values and where they
     came from (study, trial, win rates, dates) as JSON."""
+    from bots.paramfile import now_iso
+    from tuner.study.export import trial_values
+    from tuner.study.template import write_program_params
+
     values, source = trial_values(study, trial, exported=now_iso())
     data = write_program_params(output, values, source)
     print(f"wrote {output} (trial {source['trial']} of {study}: {len(values)} parameters)")
@@ -88,6 +92,13 @@ def export_program_params(study: Path, trial, output: Path) -> dict:
 
 
 def run(args) -> int:
+    from bots.export import ExportError, export_bot
+    from bots.names import BotSpecError
+    from bots.paramfile import ParamFile, now_iso, write_param_file
+    from bots.schema import ParamError
+    from tuner.study.export import export_header
+    from tuner.study.file import read_study_file
+
     if args.template is not None:
         wrong = [name for name, value in (("--params", args.params), ("--bot", args.bot), ("--league", args.league))
                  if value is not None]

@@ -6,15 +6,8 @@ from __future__ import annotations
 
 import json
 
-from bots.names import BotSpecError
-from engine.players import PlayerStartError, TimeLimits
 from tuner.cli import arguments
 from tuner.errors import UserError
-from tuner.measure.gauntlet import run_gauntlet
-from tuner.measure.runner import GameRunner
-from tuner.measure.seeds import game_seeds
-from tuner.study.botnames import parse_bot_name
-from tuner.versions import versions
 
 
 def register(commands) -> None:
@@ -37,6 +30,14 @@ def register(commands) -> None:
 
 
 def run(args) -> int:
+    from bots.names import BotSpecError  # loaded when the command runs (tuner/cli/__init__.py), as below
+    from engine.players import PlayerStartError, TimeLimits
+    from tuner.measure.gauntlet import run_gauntlet
+    from tuner.measure.runner import GameRunner
+    from tuner.measure.seeds import game_seeds
+    from tuner.study.botnames import parse_bot_name
+    from tuner.versions import versions
+
     if args.games % 2:
         raise UserError(f"--games must be even (each seed is played twice with sides swapped), got {args.games}")
     panel = args.against + args.held_out

@@ -4,22 +4,21 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from bots.names import BotSpecError
-from engine.players import PlayerStartError, TimeLimits
 from tuner.cli import arguments
 from tuner.errors import EXIT_INTERRUPTED, UserError
-from tuner.measure.league import DEFAULT_GAMES, LeagueDatabase, Standings, check_bots, league_settings, play_league
-from tuner.study.botnames import parse_bot_name
-from tuner.versions import versions
+
+if TYPE_CHECKING:
+    from tuner.measure.league import Standings
 
 
 def register(commands) -> None:
     parser = commands.add_parser("league", help="play every pair of bots and rank them (games kept in a SQLite file)")
     parser.add_argument("bots", nargs="+", metavar="BOT", help="two bots or more (any bot name, cmd: programs too)")
     parser.add_argument("--games", type=arguments.positive_int, default=None,
-                        help=f"games per pair, even: N/2 seeds, each twice with sides swapped (default: the "
-                             f"database's last run, {DEFAULT_GAMES} for a new one)")
+                        help="games per pair, even: N/2 seeds, each twice with sides swapped (default: the "
+                             "database's last run, 100 for a new one)")
     parser.add_argument("--db", type=Path, default=Path("league.db"), metavar="FILE",
                         help="the league's SQLite file; a run plays only the games it does not hold yet "
                              "(default league.db)")
@@ -35,6 +34,12 @@ def register(commands) -> None:
 
 
 def run(args) -> int:
+    from bots.names import BotSpecError  # loaded when the command runs (tuner/cli/__init__.py), as below
+    from engine.players import PlayerStartError, TimeLimits
+    from tuner.measure.league import LeagueDatabase, Standings, check_bots, league_settings, play_league
+    from tuner.study.botnames import parse_bot_name
+    from tuner.versions import versions
+
     if args.games is not None and args.games % 2:
         raise UserError(f"--games must be even (each seed is played twice with sides swapped), got {args.games}")
     settings = league_settings(args.db, args.league, args.seed, args.games)

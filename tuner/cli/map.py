@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import json
 
-from engine.maps import map_record
 from tuner.cli import arguments
 
 
@@ -15,5 +14,7 @@ def register(commands) -> None:
 
 
 def run(args) -> int:
+    from engine.maps import map_record  # loaded when the command runs (tuner/cli/__init__.py)
+
     print(json.dumps(map_record(args.seed, args.league), separators=(",", ":")))
     return 0

@@ -4,15 +4,9 @@ from __future__ import annotations
 import json
 import sys
 
-from bots.names import BotSpecError
-from engine.players import PlayerStartError, TimeLimits
 from tuner.cli import arguments
 from tuner.cli.play import short_reason
-from tuner.cli.progress import games_bar
 from tuner.errors import UserError
-from tuner.measure.matches import run_match
-from tuner.study.botnames import parse_bot_name
-from tuner.versions import versions
 
 
 def register(commands) -> None:
@@ -30,6 +24,13 @@ def register(commands) -> None:
 
 
 def run(args) -> int:
+    from bots.names import BotSpecError  # loaded when the command runs (tuner/cli/__init__.py), as below
+    from engine.players import PlayerStartError, TimeLimits
+    from tuner.cli.progress import games_bar
+    from tuner.measure.matches import run_match
+    from tuner.study.botnames import parse_bot_name
+    from tuner.versions import versions
+
     if args.games % 2:
         raise UserError(f"--games must be even (each seed is played twice with sides swapped), got {args.games}")
     try:

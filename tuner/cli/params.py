@@ -3,8 +3,6 @@ from __future__ import annotations
 
 import json
 
-from bots.registry import schema_for
-from bots.schema import ParamError
 from tuner.errors import UserError
 
 
@@ -22,6 +20,9 @@ def _number(value) -> str:
 
 
 def run(args) -> int:
+    from bots.registry import schema_for  # loaded when the command runs (tuner/cli/__init__.py), as below
+    from bots.schema import ParamError
+
     try:
         schema = schema_for(args.bot)
     except ParamError as error:

@@ -3,20 +3,17 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bots.names import BotSpecError
-from engine.players import PlayerStartError, TimeLimits
-from engine.referee import play_game
 from tuner.cli import arguments
 from tuner.errors import UserError
-from tuner.study.botnames import parse_bot_name
-from tuner.view import write_replay
 
 
 def register(commands) -> None:
     parser = commands.add_parser("play", help="play one game between two bots and print the result")
-    parser.add_argument("bot_a", metavar="A", help="player 0 (see `tuner params` and the README for bot names)")
+    parser.add_argument("bot_a", metavar="A", help="player 0 (bot names: docs/bots.md)")
     parser.add_argument("bot_b", metavar="B", help="player 1")
-    parser.add_argument("--seed", type=arguments.seed, required=True, help="game seed (a Java long)")
+    parser.add_argument("--seed", type=arguments.seed, default=0,
+                        help="game seed (a Java long; default 0): the map and every random draw, printed with the "
+                             "result and written in the trace")
     parser.add_argument("--league", type=arguments.league, default=3, help="1, 2 or 3 (default 3)")
     parser.add_argument("--trace", type=Path, metavar="OUT.jsonl",
                         help="write the game in the referee's record format (replayable with `tuner replay`)")
@@ -26,6 +23,12 @@ def register(commands) -> None:
 
 
 def run(args) -> int:
+    from bots.names import BotSpecError  # loaded when the command runs (tuner/cli/__init__.py), as below
+    from engine.players import PlayerStartError, TimeLimits
+    from engine.referee import play_game
+    from tuner.study.botnames import parse_bot_name
+    from tuner.view import write_replay
+
     try:
         bots = [parse_bot_name(args.bot_a, args.league), parse_bot_name(args.bot_b, args.league)]
     except BotSpecError as error:

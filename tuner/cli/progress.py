@@ -44,8 +44,12 @@ def compile_engine_first() -> None:
               file=sys.stderr, flush=True)
         return lambda name: None
 
+    def waiting() -> None:
+        print("another process is compiling the engine for these sources: waiting for it", file=sys.stderr,
+              flush=True)
+
     try:
-        seconds = compile_engine(announce=announce)
+        seconds = compile_engine(announce=announce, waiting=waiting)
     except CompileError as error:
         raise UserError(str(error)) from None
     finally:

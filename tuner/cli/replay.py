@@ -4,8 +4,6 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from engine.replay import TraceError, replay_file
-
 
 def register(commands) -> None:
     parser = commands.add_parser("replay", help="replay recorded referee games and check every frame")
@@ -14,6 +12,8 @@ def register(commands) -> None:
 
 
 def run(args) -> int:
+    from engine.replay import TraceError, replay_file  # loaded when the command runs (tuner/cli/__init__.py)
+
     mismatches = 0
     unreadable = 0
     for name in args.files:

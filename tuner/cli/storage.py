@@ -15,7 +15,7 @@ from pathlib import Path
 def register(commands) -> None:
     parser = commands.add_parser("storage", help="a study's journal: its size, a plain Optuna copy, conversion")
     actions = parser.add_subparsers(dest="action", metavar="ACTION", parser_class=type(parser))
-    actions.required = True
+    parser.set_defaults(run=lambda args: usage(parser))  # `tuner storage` alone: its actions
     info = actions.add_parser("info", help="the study's storage: format, size, trials, bytes per trial, snapshot")
     info.add_argument("study", type=Path, metavar="STUDY.toml", help="the study file")
     info.add_argument("--storage", metavar="PATH", help="storage instead of the study file's")
@@ -29,6 +29,13 @@ def register(commands) -> None:
     convert.add_argument("plain", type=Path, metavar="PLAIN.journal", help="a plain Optuna journal file")
     convert.add_argument("out", type=Path, metavar="OUT.journal", help="the compact journal to write")
     convert.set_defaults(run=run_import_plain)
+
+
+def usage(parser) -> int:
+    from tuner.errors import EXIT_USAGE
+
+    parser.print_help()
+    return EXIT_USAGE
 
 
 def _journal_of(args) -> tuple:

@@ -3,8 +3,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tuner.view import read_trace, write_replay
-
 
 def register(commands) -> None:
     parser = commands.add_parser("view", help="write a game trace as an HTML page that replays the game")
@@ -16,6 +14,8 @@ def register(commands) -> None:
 
 
 def run(args) -> int:
+    from tuner.view import read_trace, write_replay  # loaded when the command runs (tuner/cli/__init__.py)
+
     records = read_trace(args.trace)
     output = args.output or default_output(args.trace)
     write_replay(output, records)

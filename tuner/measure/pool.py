@@ -23,7 +23,6 @@ from dataclasses import dataclass
 from typing import Optional
 
 import numpy as np
-from joblib.externals.loky import get_reusable_executor
 
 from engine.watchdog import set_parent_death_signal
 
@@ -44,6 +43,8 @@ class ProcessPool:
 
     def _workers(self):
         if self._executor is None and self.jobs > 1:
+            from joblib.externals.loky import get_reusable_executor  # loaded by the first batch that needs workers
+
             os.environ[PARENT] = str(os.getpid())
             self._executor = get_reusable_executor(max_workers=self.jobs - 1, initializer=_start_worker,
                                                    timeout=600)

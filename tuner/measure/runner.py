@@ -102,6 +102,7 @@ class GameRunner:
         self.pool = ProcessPool(self.jobs)
         self.threads = ThreadPool(self.jobs)
         self.games_played = 0
+        self.engine_games_played = 0  # of which in-engine (compiled, on the threads); the others had a program
         self.game_seconds = 0.0  # the threads' time in compiled games (with one thread, the calling thread's)
 
     def warm_up(self) -> None:
@@ -208,6 +209,7 @@ class PendingUnits:
                 margins[unit] = unit_margins
                 lost.extend(unit_lost)
         runner.games_played += 2 * n
+        runner.engine_games_played += 2 * len(self.engine_units)
         return UnitResults(margins, sorted(lost, key=lambda d: (d.unit, d.game)))
 
 

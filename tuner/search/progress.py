@@ -18,6 +18,7 @@ class Progress:
         self.runner = runner
         self.start = time.monotonic()
         self.games_at_start = runner.games_played
+        self.engine_games_at_start = runner.engine_games_played
         self.game_seconds_at_start = runner.game_seconds
         self.done = 0
         self.pruned = 0
@@ -43,6 +44,23 @@ class Progress:
     def games_per_second(self) -> float:
         return self.games / self.seconds if self.seconds > 0 else 0.0
 
+    @property
+    def engine_games(self) -> int:
+        """The games played in the engine (compiled, on the threads), not through the referee with a program."""
+        return self.runner.engine_games_played - self.engine_games_at_start
+
+    def where_games_ran(self) -> str:
+        """For the summary line: the threads' share of time in compiled games, said of the in-engine games only
+        (a program's games run on processes, and no thread's time measures them)."""
+        if self.games == 0:
+            return "no game played"
+        if self.engine_games == 0:
+            return f"every game with a program, on {self.runner.jobs} process{'es' if self.runner.jobs > 1 else ''}"
+        share = f"on {self.threads_busy():.0%} of the threads' time"
+        if self.engine_games == self.games:
+            return f"games {share}"
+        return f"in-engine games ({self.engine_games / self.games:.0%} of them) {share}"
+
     def threads_busy(self) -> float:
         """The share of the `--jobs` threads' time spent in compiled games: what the tuner's own work (Optuna,
         the race, the storage) and the threads' waits leave to the engine."""
@@ -50,8 +68,10 @@ class Progress:
         return (self.runner.game_seconds - self.game_seconds_at_start) / available if available > 0 else 0.0
 
     def status(self) -> str:
-        shown = f"{self.best:.1%}" if self.value_name == "win rate" else f"{self.value_name} {self.best:+.1%}"
-        best = f"{shown} (trial {self.best_number})" if self.best is not None else "-"
+        best = "-"
+        if self.best is not None:
+            shown = f"{self.best:.1%}" if self.value_name == "win rate" else f"{self.value_name} {self.best:+.1%}"
+            best = f"{shown} (trial {self.best_number})"
         pruned = f"{self.pruned / self.done:.0%}" if self.done else "-"
         return f"best {best}, pruned {pruned}, {self.games_per_second():,.0f} games/s"
 

@@ -318,8 +318,8 @@ def run_tune(config: StudyConfig, trials: Optional[int] = None, timeout: Optiona
             summary.trials, summary.pruned, summary.seconds, summary.games = (bar.done, bar.pruned, bar.seconds,
                                                                               bar.games)
             print(f"{'interrupted' if summary.interrupted else 'done'}: {bar.done} trials ({bar.pruned} pruned) in "
-                  f"{bar.seconds:.0f}s, {bar.games:,} games ({bar.games_per_second():,.0f} games/s; games on "
-                  f"{bar.threads_busy():.0%} of the threads' time); the study has "
+                  f"{bar.seconds:.0f}s, {bar.games:,} games ({bar.games_per_second():,.0f} games/s; "
+                  f"{bar.where_games_ran()}); the study has "
                   f"{count_trials(study)['COMPLETE']} finished trials")
         best = best_trial(study, config)
         if best is None:

@@ -11,7 +11,7 @@ released at once:
   are on the database);
 - PostgreSQL: a session advisory lock on a key derived from the study name (released by the server when the
   connection closes);
-- MySQL, Redis: none, so several workers may overshoot `trials` by a trial each (README, "Scaling out").
+- MySQL, Redis: none, so several workers may overshoot `trials` by a trial each (docs/storage.md, "Scaling out").
 
 `creation_lock` serializes the creation of Optuna's tables in a fresh SQLite or PostgreSQL database.
 """

@@ -8,7 +8,6 @@ nothing but itself: no network, no server.
 """
 from __future__ import annotations
 
-import gzip
 import html
 import json
 import re
@@ -16,6 +15,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Optional
 
+from engine.files import read_text
 from engine.geometry import CELLS, CUBES
 from tuner.errors import UserError
 
@@ -29,11 +29,7 @@ def read_trace(path: Path) -> list[dict]:
     UserError names the file and what is wrong with it."""
     path = Path(path)
     try:
-        with open(path, "rb") as handle:
-            compressed = handle.read(2) == b"\x1f\x8b"
-        opener = gzip.open if compressed else open
-        with opener(path, "rt", encoding="utf-8") as handle:
-            lines = handle.read().splitlines()
+        lines = read_text(path).splitlines()
     except FileNotFoundError:
         raise UserError(f"{path}: no such file") from None
     except IsADirectoryError:

@@ -1,0 +1,175 @@
+"""Leave one style out: how much of a tuning's gain survives against a style it never met.
+
+For each style S of the panel, a short study tunes BOT against a pool of the other styles and a hall of fame, its
+choice made on the same pool: S is never seen, neither by the search nor by the choice. A style written NAME~J is a
+distribution in the pool (`bots.perturbation`: each game draws its parameters by up to J of their ranges), and held
+out it is met as NAME itself. The chosen bot and the baseline (BOT's defaults) then play the same fresh seeds (the
+`match` stream of --seed: never a study's) against every style, sides swapped. A row gives the tuned bot's gain
+over the baseline against its pool (the mean paired difference over the pool's styles, and the mean Elo gain) and
+against S, with 95% intervals over the seed pairs, and the ratio held-out gain / in-pool gain.
+
+    python benchmarks/transfer.py --bot heuristic --objective mean --out loo-heuristic-mean.json
+    python benchmarks/transfer.py --bot sunrate --sigma 0.01 --objective min-gain --out loo-sunrate.json \
+        --styles greedy heuristic~0.03 sunrate~0.02 rush~0.1 seeder~0.1 search:20
+    python benchmarks/transfer.py --table loo-heuristic-mean.json loo-sunrate.json   # one table of several runs
+
+Every run records its settings, seeds, versions and each study's chosen parameters in --out (JSON).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from tuner.measure.gauntlet import paired_difference  # noqa: E402
+from tuner.measure.runner import GameRunner, pair_points  # noqa: E402
+from tuner.measure.seeds import game_seeds  # noqa: E402
+from tuner.measure.stats import elo_difference  # noqa: E402
+from tuner.study.botnames import study_bot  # noqa: E402
+from tuner.study.file import read_study_file  # noqa: E402
+from tuner.versions import versions  # noqa: E402
+
+STYLES = ["greedy", "heuristic", "sunrate", "rush", "seeder", "search:20"]
+
+
+def point(style: str) -> str:
+    """A style as met held out: NAME~J is NAME."""
+    return style.rpartition("~")[0] if "~" in style else style
+
+
+def study_text(name: str, bot: str, pool: list, objective: str, trials: int, pairs: int, seed: int,
+               sigma: float, fixed: dict) -> str:
+    lines = [f'name = "{name}"', "league = 3", f"seed = {seed}", f'bot = "{bot}"', 'sampler = "cmaes"',
+             f"sigma = {sigma}", "population = 28", f"trials = {trials}", f"pairs = {pairs}",
+             f"opponents = {json.dumps(pool + ['hall-of-fame:2'])}", f'objectives = "{objective}"',
+             'pruner = "wilcoxon"', f"pruner_startup_pairs = {max(2, pairs // 5)}", "validation_pairs = 100",
+             "finalists = 5"]
+    slow = [entry for entry in pool if entry.startswith(("search", "mcts", "beam"))]
+    if slow:
+        lines.append("opponent_shares = { " + ", ".join(f'"{entry}" = 0.2' for entry in slow) + " }")
+    if fixed:
+        lines += ["[search]"] + [f"{key} = {value}" for key, value in fixed.items()]
+    return "\n".join(lines) + "\n"
+
+
+def gains(runner: GameRunner, tuned, baseline, opponents: dict, seeds) -> dict:
+    """Per opponent: the paired difference of the tuned bot over the baseline (mean, 95% CI) and the Elo gain."""
+    names = list(opponents)
+    bots = [opponents[n] for n in names]
+    played = runner.play(tuned, bots, seeds).margins.reshape(len(names), len(seeds), 2)
+    reference = runner.play(baseline, bots, seeds).margins.reshape(len(names), len(seeds), 2)
+    out = {}
+    for i, name in enumerate(names):
+        mean, ci = paired_difference(played[i], reference[i])
+        games = 2 * len(seeds)
+        rate, base = float(pair_points(played[i]).mean()), float(pair_points(reference[i]).mean())
+        out[name] = {"difference": mean, "ci": list(ci), "win_rate": rate, "baseline_win_rate": base,
+                     "elo": elo_difference(rate, games) - elo_difference(base, games)}
+    return out
+
+
+def leave_one_out(args) -> dict:
+    runs = []
+    with tempfile.TemporaryDirectory(prefix="transfer-") as folder:
+        styles = [point(s) for s in args.styles]
+        for written, held in zip(args.styles, styles):
+            pool = [s for s in args.styles if s != written]
+            name = f"loo-{held.replace(':', '-')}"
+            path = Path(folder) / f"{name}.toml"
+            path.write_text(study_text(name, args.bot, pool, args.objective, args.trials, args.pairs, args.seed,
+                                       args.sigma, dict(item.split("=") for item in args.fix)))
+            start = time.monotonic()
+            tune = subprocess.run([sys.executable, "-m", "tuner.cli", "tune", str(path), "--jobs", str(args.jobs),
+                                   "--no-progress"], capture_output=True, text=True)
+            if tune.returncode != 0:
+                raise SystemExit(f"the study without {held} failed: {tune.stderr.strip()[-2000:]}")
+            config = read_study_file(path)
+            tuned = study_bot(config, f"study:{path}")
+            baseline = study_bot(config, f"study:{path}#0")
+            runner = GameRunner(3, args.jobs)
+            try:
+                panel = {s: study_bot(config, s) for s in styles}
+                seeds = game_seeds(args.seed, args.games // 2, "match")
+                results = gains(runner, tuned, baseline, panel, seeds)
+            finally:
+                runner.close()
+            in_pool = [results[s] for s in styles if s != held]
+            row = {"held_out": held, "pool": pool, "chosen": tuned.source.get("label"), "params": tuned.params,
+                   "seconds": round(time.monotonic() - start, 1), "per_style": results,
+                   "in_pool": {"difference": float(np.mean([r["difference"] for r in in_pool])),
+                               "elo": float(np.mean([r["elo"] for r in in_pool]))},
+                   "held_out_gain": results[held]}
+            runs.append(row)
+            print(f"{held}: held-out {results[held]['difference']:+.1%}, in-pool "
+                  f"{row['in_pool']['difference']:+.1%} ({row['seconds']:.0f} s)", flush=True)
+    return {"bot": args.bot, "objective": args.objective, "sigma": args.sigma, "fixed": args.fix,
+            "trials": args.trials,
+            "pairs": args.pairs, "study_seed": args.seed, "games": args.games,
+            "seeds": f"tuner.measure.seeds.game_seeds({args.seed}, {args.games // 2}, 'match'), each seed twice",
+            "styles": args.styles, "versions": versions(), "runs": runs}
+
+
+def table(results: list) -> str:
+    rows = ["| configuration | held-out style | in-pool gain (Elo) | held-out gain (95% CI) | held-out Elo | "
+            "held-out / in-pool |", "|---|---|---|---|---|---|"]
+    for result in results:
+        spread = "spread pool" if any("~" in s for s in result["styles"]) else "point pool"
+        fixed = f", {' '.join(result['fixed'])}" if result.get("fixed") else ""
+        label = f"{result['bot']}{fixed}, {result['objective']}, {spread}, seed {result['study_seed']}"
+        ratios = []
+        for run in result["runs"]:
+            pool, held = run["in_pool"], run["held_out_gain"]
+            ratio = held["difference"] / pool["difference"] if pool["difference"] > 0 else float("nan")
+            ratios.append(ratio)
+            rows.append(f"| {label} | {run['held_out']} | {pool['difference']:+.1%} ({pool['elo']:+.0f}) | "
+                        f"{held['difference']:+.1%} ({held['ci'][0]:+.1%} {held['ci'][1]:+.1%}) | "
+                        f"{held['elo']:+.0f} | {ratio:.2f} |")
+        pool = np.mean([r["in_pool"]["difference"] for r in result["runs"]])
+        held = np.mean([r["held_out_gain"]["difference"] for r in result["runs"]])
+        elo = np.mean([r["held_out_gain"]["elo"] for r in result["runs"]])
+        rows.append(f"| {label} | **mean** | {pool:+.1%} | {held:+.1%} | {elo:+.0f} | "
+                    f"{held / pool if pool > 0 else float('nan'):.2f} |")
+    games = {r["games"] for r in results}
+    return "\n".join(rows) + f"\n\n{', '.join(map(str, sorted(games)))} games per style and bot, seeds of the " \
+                             f"`match` stream (no study plays them), sides swapped"
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--bot", default="heuristic", help="the tuned bot (default heuristic)")
+    parser.add_argument("--objective", default="mean", choices=["mean", "min-gain"])
+    parser.add_argument("--styles", nargs="+", default=STYLES,
+                        help="the panel (default: the built-in styles); NAME~J: a distribution in the pool")
+    parser.add_argument("--sigma", type=float, default=0.05, help="CMA-ES's first step, a share of each range")
+    parser.add_argument("--fix", nargs="+", default=[], metavar="NAME=VALUE",
+                        help="parameters held at a value (the study's [search] table), e.g. to try a bot without "
+                             "some of its terms")
+    parser.add_argument("--trials", type=int, default=1200, help="trials per study (default 1200)")
+    parser.add_argument("--pairs", type=int, default=100, help="seed pairs per opponent and trial (default 100)")
+    parser.add_argument("--seed", type=int, default=7, help="the studies' seed and the gauntlets' (default 7)")
+    parser.add_argument("--games", type=int, default=1000, help="gauntlet games per style and bot (default 1000)")
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--out", type=Path, help="write the results as JSON")
+    parser.add_argument("--table", nargs="+", type=Path, metavar="RESULT.json",
+                        help="print one table of earlier runs' results instead of running")
+    args = parser.parse_args()
+    if args.table:
+        print(table([json.loads(path.read_text()) for path in args.table]))
+        return 0
+    result = leave_one_out(args)
+    if args.out:
+        args.out.write_text(json.dumps(result, indent=1) + "\n")
+    print(table([result]))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
