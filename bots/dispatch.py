@@ -4,8 +4,10 @@ The compiled dispatch from a seat's kind (its bot's position in `REGISTERED`) to
 """
 from __future__ import annotations
 
+from bots.beam.policy import beam_move
 from bots.greedy.policy import greedy_seat
 from bots.heuristic.policy import heuristic_seat
+from bots.mcts.policy import mcts_move
 from bots.random.policy import random_move
 from bots.rush.policy import rush_move
 from bots.search.policy import search_move
@@ -36,6 +38,10 @@ def decide(mp, s, p, seat):
         return seeder_move(mp, s, p, seat)
     if kind == 7:  # search
         return search_move(mp, s, p, seat)
+    if kind == 8:  # mcts
+        return mcts_move(mp, s, p, seat)
+    if kind == 9:  # beam
+        return beam_move(mp, s, p, seat)
     return rules.WAIT, 0, 0
 
 

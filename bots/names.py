@@ -84,16 +84,16 @@ def bot_with_params(bot: str, values: dict, name: str, source: dict, league: int
 
 def _pairs(schema: Schema, name: str, arg: str) -> dict:
     """`name=value,...`: some parameters changed from their defaults."""
-    values: dict[str, float] = {}
+    values: dict[str, object] = {}
     for item in arg.split(","):
         key, sep, text = item.partition("=")
         key = key.strip()
         if not sep or not key:
             raise BotSpecError(f"bot {name!r}: expected name=value pairs separated by commas, got {item!r}")
         try:
-            value = int(text) if text.strip().lstrip("+-").isdigit() else float(text)
+            value: object = int(text) if text.strip().lstrip("+-").isdigit() else float(text)
         except ValueError:
-            raise BotSpecError(f"bot {name!r}: parameter {key!r} must be a number, got {text!r}") from None
+            value = text.strip()  # a choice (`search:opponent=heuristic`); the schema checks it
         values[key] = value
     try:
         return schema.validate(values, f"bot {name!r}", complete=False)

@@ -21,6 +21,8 @@ REGISTERED = (
     "rush",
     "seeder",
     "search",
+    "mcts",
+    "beam",
 )
 
 

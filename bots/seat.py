@@ -17,6 +17,10 @@ MAX_PARAMS = 64
 SCRATCH_STATES = 64  # scratch game states, integers and floats of a seat: what a search bot works in
 SCRATCH_INTS = 64
 SCRATCH_FLOATS = 64
+# A search bot's memory from one move to the next within a game (a tree). Not zeroed at a game's start, which
+# would cost every bot's every game: the bot keeps in `ints` (zeroed) what part of it is in use.
+MEMORY_INTS = 5312
+MEMORY_FLOATS = 4096
 
 SEAT_DTYPE = np.dtype(
     [
@@ -28,6 +32,8 @@ SEAT_DTYPE = np.dtype(
         ("states", STATE_DTYPE, SCRATCH_STATES),  # scratch game states (search bots)
         ("ints", np.int64, SCRATCH_INTS),
         ("floats", np.float64, SCRATCH_FLOATS),
+        ("memory", np.int64, MEMORY_INTS),
+        ("memory_floats", np.float64, MEMORY_FLOATS),
         # A distribution of opponents (`bots.perturbation`): each game's params drawn around `base`.
         ("jitter", np.float64),  # 0: the params as they are
         ("base", np.float64, MAX_PARAMS),

@@ -1,6 +1,7 @@
 """`search[:N]`: rollout improvement over the heuristic bot. At each decision a few candidate moves are played out
-to the end of the game (both players then following the default heuristic) within a budget of N simulated turns
-per move, and the move whose playout ends with the best score margin is played (`policy`).
+to the end of the game (the bot then following the default heuristic, its opponent the default heuristic in one
+playout and the default sunrate bot in another) within a budget of N simulated turns per move, and the move whose
+playouts end with the best mean score margin is played (`policy`).
 
 Exported in C++ only (`tuner export --bot search --lang cpp [--time-ms T]`): its playouts in plain Python would not
 fit CodinGame's 100 ms a turn. With a time limit, it plays out candidates while the move's deadline is ahead
@@ -15,7 +16,7 @@ def _budget(name: str, arg: str, league: int) -> Setup:
     return Setup({"budget": int_argument(arg, "budget", name, budget.low, budget.high)})
 
 
-PLUGIN = BotPlugin("search", "playouts of candidate moves to the end of the game, the default heuristic playing "
-                   "both sides, within a budget of simulated turns per move", search_move, SCHEMA, argument="N",
-                   parse_argument=_budget, languages=("cpp",),
+PLUGIN = BotPlugin("search", "playouts of candidate moves to the end of the game, the bot on the default "
+                   "heuristic, its opponent on the default heuristic and on sunrate, within a budget of simulated "
+                   "turns per move", search_move, SCHEMA, argument="N", parse_argument=_budget, languages=("cpp",),
                    not_exportable="its playouts in plain Python would not fit CodinGame's 100 ms a turn")

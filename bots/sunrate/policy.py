@@ -108,9 +108,8 @@ def best_seed(mp, s, p, params, left, ready):
 
 
 @kernel
-def sunrate_move(mp, s, p, seat):
+def sunrate_play(mp, s, p, params):
     """Player p's move (kind, a, b): the best-scoring legal move, WAIT when none scores above zero."""
-    params = seat.params
     mine = s.mine[p]
     ready = mine & ~s.dormant
     left = mp.max_days - 1 - s.day
@@ -162,3 +161,10 @@ def sunrate_move(mp, s, p, seat):
             a = source
             b = target
     return kind, a, b
+
+
+@kernel
+def sunrate_move(mp, s, p, seat):
+    """The policy as the dispatch calls it, with the seat's parameters (search bots call `sunrate_play` with
+    theirs)."""
+    return sunrate_play(mp, s, p, seat.params)

@@ -1,6 +1,7 @@
 """What a new best trial leaves in the study's artifact store, for optuna-dashboard to list and offer for download:
-its bot as a file to paste into CodinGame (an in-engine bot) or its parameter file (a program), and one game of it
-against the baseline as a replay page (`tuner.view.render_replay`) to watch in a browser.
+its bot as a file to paste into CodinGame (an exportable in-engine bot) or its parameter file (a program, or a bot
+that cannot be exported, such as the search bots), and one game of it against the baseline as a replay page
+(`tuner.view.render_replay`) to watch in a browser.
 
 These are by-products: a failure is recorded on the trial (`artifact_error`) and the study goes on.
 """
@@ -10,6 +11,7 @@ import json
 
 from bots.export import ExportError, bot_source
 from bots.names import parse_bot
+from bots.registry import plugin
 from engine.players import TimeLimits
 from engine.referee import play_game
 from tuner.storage import artifact_file_name, upload_text
@@ -24,7 +26,7 @@ def upload_new_best(store, trial, bot, baseline, league: int, header: list, stud
     problems = []
     base = artifact_file_name(study_name, trial.number)[: -len(".py")]
     try:
-        if bot.in_engine:
+        if bot.in_engine and plugin(bot.plugin).exportable and "python" in plugin(bot.plugin).languages:
             upload_text(store, trial, f"{base}.py", bot_source(bot, league, header), PYTHON)
         else:
             upload_text(store, trial, f"{base}.json", json.dumps({"params": bot.params}, indent=2) + "\n", JSON)

@@ -1,0 +1,24 @@
+"""The `beam` bot's parameters, in the order its policy reads them from `seat.params`: the beam's, the shortlist's
+caps (`bots.shortlist`) and the evaluation's weights (`bots.evaluation`).
+
+The defaults of the shortlist and of the evaluation come from a CMA-ES run of `tuner tune` (Bronze+, seed 7022,
+sigma 0.15, population 16, 1,600 trials of 60 seed pairs against heuristic, sunrate, heuristic~0.3 and
+sunrate~0.3, width 4 and depth 6 held; 4 minutes on one core), started from the `sunrate` bot's values for the
+evaluation's terms: its chosen trial won 87.5% of 800 held-out games against that pool, the starting point 45.5%
+against the heuristic and 37.5% against sunrate on 200 held-out games each."""
+from __future__ import annotations
+
+from bots.evaluation import evaluation_params
+from bots.schema import Param, Schema
+from bots.shortlist import shortlist_params
+
+MAX_WIDTH = 16
+
+PARAMS = [
+    Param("width", "int", 1, MAX_WIDTH, 4, "day plans kept at each step of the beam", perturbed=False),
+    Param("depth", "int", 1, 12, 6, "actions planned for the rest of the day at most", perturbed=False),
+    *shortlist_params(max_moves=11, seed_max_cost=0, complete_max_left=11),
+    *evaluation_params(),
+]
+
+SCHEMA = Schema("beam", PARAMS)

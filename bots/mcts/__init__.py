@@ -1,0 +1,22 @@
+"""`mcts[:N]`: Monte Carlo tree search over the whole game for simultaneous moves (decoupled PUCT: each player's
+move picked from its own statistics, both played together; the opponent's moves searched as its own), N
+iterations per move (default 2: a sparring partner's pace), each a rollout to the end of the game by its own
+copy of the heuristic bot, and its tree kept from one move to the next (`policy`).
+
+Not exportable yet: its rollouts in plain Python would not fit CodinGame's 100 ms a turn, and its tree lives in
+the seat's memory, which the exported Python file lacks; the C++ export is to play it on CodinGame."""
+from bots.mcts.policy import mcts_move
+from bots.mcts.schema import SCHEMA
+from bots.plugin import BotPlugin, Setup, int_argument
+
+
+def _iterations(name: str, arg: str, league: int) -> Setup:
+    iterations = SCHEMA.by_name["iterations"]
+    return Setup({"iterations": int_argument(arg, "iterations", name, iterations.low, iterations.high)})
+
+
+PLUGIN = BotPlugin("mcts", "Monte Carlo tree search over simultaneous moves (decoupled PUCT, both players' moves "
+                   "searched), rollouts by its own copy of the heuristic, N iterations per move (default 2)",
+                   mcts_move, SCHEMA, argument="N", parse_argument=_iterations, exportable=False,
+                   not_exportable="its rollouts in plain Python would not fit CodinGame's 100 ms a turn, and the "
+                   "exported file has no seat memory for its tree")

@@ -1,0 +1,162 @@
+"""The `mcts` and `beam` bots: legal moves only in every league (decision by decision, and through the text-protocol
+referee), the same game from the same seed whatever the seat played or held before, parameters that reach the
+play, the tree kept from one move to the next, and their names, parameters and export refusal."""
+import numpy as np
+import pytest
+
+from bots.arena import play_batch, play_results
+from bots.dispatch import decide
+from bots.evaluation import FIRST_EVALUATION_PARAM, evaluate
+from bots.mcts.tree import I_ITERATIONS, I_REUSED
+from bots.names import BotSpecError, parse_bot
+from bots.registry import kind_of, schema_for
+from bots.seat import new_seat_array
+from bots.simulation import final_margin, step
+from engine import rules
+from engine.javarandom import seed_state
+from engine.maps import generate_map
+from engine.players import TimeLimits
+from engine.records import new_map_array, new_state_array
+from engine.referee import play_game
+from tests.checked_game import play_checked
+from tests.conftest import run_tuner
+
+LIMITS = TimeLimits(first_ms=60000, turn_ms=60000)  # the first decision may wait for the compiler
+BOTS = ("mcts", "beam")
+
+
+def seats_of(*names: str, league: int = 3) -> np.ndarray:
+    seats = new_seat_array(len(names))
+    for i, name in enumerate(names):
+        seats[i] = parse_bot(name, league).seat[0]
+    return seats
+
+
+def scores(names, seeds, league: int = 3, seats=None) -> list:
+    """Each seed's final scores, the first bot as player 0 (its seat reused from game to game, as a batch does)."""
+    seats = seats_of(*names, league=league) if seats is None else seats
+    return play_batch(np.asarray(seeds, np.int64), league, seats).score.tolist()
+
+
+@pytest.mark.parametrize("bot", BOTS)
+@pytest.mark.parametrize("league", [1, 2, 3])
+def test_every_decision_is_legal_and_the_batch_plays_the_same_games(bot, league):
+    decisions = 0
+    for g, opponent in enumerate(["heuristic", "random:5", bot, "search:20", "beam" if bot == "mcts" else "mcts"]):
+        for seed in (500 + 7 * g, 501 + 7 * g):
+            names = (bot, opponent) if seed % 2 else (opponent, bot)
+            seats = seats_of(*names, league=league)
+            checked = play_checked(seed, league, [seats[:1].copy(), seats[1:].copy()])
+            decisions += checked.decisions
+            assert scores(names, [seed], league) == [checked.scores]
+    assert decisions > {1: 40, 2: 200, 3: 800}[league]
+
+
+@pytest.mark.parametrize("bot", BOTS)
+@pytest.mark.parametrize("league", [1, 3])
+def test_the_referee_accepts_every_move(bot, league):
+    side = league % 2
+    players = [parse_bot(bot, league).player(), parse_bot("heuristic", league).player()]
+    if side:
+        players.reverse()
+    report = play_game(60 + league, league, players, LIMITS)
+    assert report.outcome.deactivated == []
+    answered = [r for r in report.records if r["t"] == "ACTIONS" and r["output"][side] is not None]
+    assert len(answered) > {1: 3, 3: 40}[league]
+    assert [r["error"][side] for r in answered if r["error"][side]] == []
+    assert any(r["action"][side] != "WAIT" for r in answered)
+
+
+@pytest.mark.parametrize("bot", BOTS)
+def test_a_seed_plays_the_same_game_whatever_the_seat_played_or_held_before(bot):
+    seeds = [21, 22, 23, 24]
+    first = dict(zip(seeds, map(tuple, scores((bot, "heuristic"), seeds))))
+    backwards = dict(zip(seeds[::-1], map(tuple, scores((bot, "heuristic"), seeds[::-1]))))
+    assert first == backwards
+    assert len(set(first.values())) > 1
+    seats = seats_of(bot, "heuristic")
+    rng = np.random.default_rng(5)
+    seats[0]["memory"] = rng.integers(-1000, 1000, seats[0]["memory"].shape)  # another game's tree, say
+    seats[0]["memory_floats"] = rng.random(seats[0]["memory_floats"].shape)
+    seats[0]["states"] = np.frombuffer(rng.bytes(seats[0]["states"].nbytes), seats[0]["states"].dtype)
+    assert dict(zip(seeds, map(tuple, scores((bot, "heuristic"), seeds, seats=seats)))) == first
+
+
+def test_mcts_keeps_its_tree_from_one_move_to_the_next():
+    """With reuse, the visits found in the tree at its moves add up over a game; without, there are none, and the
+    same iterations play other games."""
+    counts = {}
+    for reuse in (1, 0):
+        seats = seats_of(f"mcts:iterations=4,reuse={reuse}", "heuristic")
+        reused, iterations, games = [], [], []
+        for seed in (31, 32, 33):
+            games.append(play_results(np.array([seed], np.int64), 3, seats, [0], [1])[0, :2].tolist())
+            reused.append(int(seats[0]["ints"][I_REUSED]))
+            iterations.append(int(seats[0]["ints"][I_ITERATIONS]))
+        counts[reuse] = (reused, iterations, games)
+    (reused, iterations, games), (none, same_iterations, other_games) = counts[1], counts[0]
+    assert min(reused) > 50 and none == [0, 0, 0]
+    assert all(n > 0 for n in iterations) and all(n > 0 for n in same_iterations)
+    assert games != other_games
+
+
+@pytest.mark.parametrize("bot, changed", [
+    ("mcts", "grow_w_rich=-3"),  # its rollout policy's
+    ("mcts", "iterations=6,opponent_first_play=-0.5"),  # its search's
+    ("mcts", "sl_max_moves=2"),  # its shortlist's
+    ("beam", "ev_sun=0.2"),  # its evaluation's
+    ("beam", "width=1"),
+    ("beam", "sl_max_seeds=0"),
+])
+def test_the_parameters_reach_the_play(bot, changed):
+    seeds = list(range(41, 47))
+    assert scores((f"{bot}:{changed}", "heuristic"), seeds) != scores((bot, "heuristic"), seeds)
+
+
+def test_bot_names_and_parameters():
+    mcts = parse_bot("mcts:16", 3)
+    assert mcts.seat[0]["kind"] == kind_of("mcts")
+    assert mcts.params["iterations"] == 16 and parse_bot("mcts", 3).params["iterations"] == 2
+    assert parse_bot("beam:8", 3).params["width"] == 8
+    for bad in ("mcts:0", "mcts:x", "beam:17", "beam:0"):
+        with pytest.raises(BotSpecError, match="iterations|width"):
+            parse_bot(bad, 3)
+    heuristic = schema_for("heuristic")
+    mcts_schema = schema_for("mcts")
+    assert [p.name for p in mcts_schema][:len(heuristic)] == [p.name for p in heuristic]  # its rollout policy first
+    listed = run_tuner("params", "--bot", "mcts")
+    assert listed.returncode == 0 and "opponent_first_play" in listed.stdout and "grow_w_rich" in listed.stdout
+
+
+def test_the_search_bots_are_refused_by_the_export_with_one_line(tmp_path):
+    for bot in BOTS:
+        result = run_tuner("export", "--bot", bot, "-o", str(tmp_path / "out.py"))
+        assert result.returncode == 2 and "cannot be exported" in result.stderr and "Traceback" not in result.stderr
+        assert len(result.stderr.strip().splitlines()) == 1
+    assert not (tmp_path / "out.py").exists()
+
+
+def test_the_evaluation_is_zero_sum_and_exact_on_the_last_day():
+    params = parse_bot("beam", 3).seat[0]["params"]
+    first = schema_for("beam").index(FIRST_EVALUATION_PARAM)
+    mp, s = new_map_array(), new_state_array()
+    generate_map(seed_state(9), 3, mp[0])
+    rules.new_game(mp[0], s[0])
+    rules.start_day(mp[0], s[0])
+    seats = seats_of("heuristic", "sunrate")
+    values = []
+    while True:
+        if s[0]["day"] == mp[0]["max_days"] - 1:
+            assert evaluate(mp[0], s[0], 0, params, first) == final_margin(s[0], 0)
+        values.append(evaluate(mp[0], s[0], 0, params, first))
+        assert evaluate(mp[0], s[0], 1, params, first) == pytest.approx(-values[-1])
+        moves = [bot_move(seats, mp, s, p) for p in range(2)]
+        if step(mp[0], s[0], *moves[0], *moves[1]):
+            break
+    assert len(set(values)) > 20
+
+
+def bot_move(seats, mp, s, p):
+    if s[0]["waiting"][p]:
+        return rules.WAIT, 0, 0
+    return tuple(int(v) for v in decide(mp[0], s[0], p, seats[p]))
