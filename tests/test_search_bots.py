@@ -128,10 +128,12 @@ def test_bot_names_and_parameters():
     assert listed.returncode == 0 and "opponent_first_play" in listed.stdout and "grow_w_rich" in listed.stdout
 
 
-def test_the_search_bots_are_refused_by_the_export_with_one_line(tmp_path):
+def test_the_search_bots_are_refused_by_the_python_export_with_one_line(tmp_path):
+    """They export in C++ only (`tests/test_export_cpp.py`): the error says so."""
     for bot in BOTS:
         result = run_tuner("export", "--bot", bot, "-o", str(tmp_path / "out.py"))
-        assert result.returncode == 2 and "cannot be exported" in result.stderr and "Traceback" not in result.stderr
+        assert result.returncode == 2 and "cannot be exported in Python" in result.stderr, result.stderr
+        assert "--lang cpp" in result.stderr and "Traceback" not in result.stderr
         assert len(result.stderr.strip().splitlines()) == 1
     assert not (tmp_path / "out.py").exists()
 

@@ -3,8 +3,9 @@ move picked from its own statistics, both played together; the opponent's moves 
 iterations per move (default 2: a sparring partner's pace), each a rollout to the end of the game by its own
 copy of the heuristic bot, and its tree kept from one move to the next (`policy`).
 
-Not exportable yet: its rollouts in plain Python would not fit CodinGame's 100 ms a turn, and its tree lives in
-the seat's memory, which the exported Python file lacks; the C++ export is to play it on CodinGame."""
+Exported in C++ only (`tuner export --bot mcts --lang cpp [--time-ms T]`), its tree carried in the seat's
+`memory` arrays as in the engine: its rollouts in plain Python would not fit CodinGame's 100 ms a turn. With a time
+limit, it iterates while the move's deadline is ahead (`bots.budget.within_budget`) instead of N times."""
 from bots.mcts.policy import mcts_move
 from bots.mcts.schema import SCHEMA
 from bots.plugin import BotPlugin, Setup, int_argument
@@ -17,6 +18,6 @@ def _iterations(name: str, arg: str, league: int) -> Setup:
 
 PLUGIN = BotPlugin("mcts", "Monte Carlo tree search over simultaneous moves (decoupled PUCT, both players' moves "
                    "searched), rollouts by its own copy of the heuristic, N iterations per move (default 2)",
-                   mcts_move, SCHEMA, argument="N", parse_argument=_iterations, exportable=False,
+                   mcts_move, SCHEMA, argument="N", parse_argument=_iterations, languages=("cpp",),
                    not_exportable="its rollouts in plain Python would not fit CodinGame's 100 ms a turn, and the "
-                   "exported file has no seat memory for its tree")
+                   "Python file has no seat memory for its tree")

@@ -25,7 +25,8 @@ opponent keeps to its prior move until its others earn visits (`opponent_prior`,
 iterations search the opponent's replies and deeper (`mcts:N`).
 
 The bot plays its most visited edge, the better mean among equals. It spends `iterations` per move, saving those
-of moves where it considers one move only (up to `bank_cap` moves' worth), and keeps its tree for its next move:
+of moves where it considers one move only (up to `bank_cap` moves' worth; `within_budget`: in a C++ export with a
+time limit, it iterates while the move's deadline is ahead instead), and keeps its tree for its next move:
 there it looks for the position it now faces among the descendants of the move it played (`find_position`), so
 the iterations that went into it are kept; a tree more than half full starts again. `seat.ints[I_REUSED]` counts
 the visits found that way. It draws no random numbers: its games depend on the game's seed and sides only.
@@ -34,6 +35,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from bots.budget import within_budget
 from bots.heuristic.policy import heuristic_move
 from bots.mcts.schema import SCHEMA
 from bots.mcts.tree import (
@@ -369,7 +371,7 @@ def mcts_move(mp, s, p, seat):
     ints[I_PLAYER] = p
     if edge_count(memory, root, p) > 1:
         ints[I_SEARCHED] += 1
-        while ints[I_BANK] > 0:
+        while within_budget(ints[I_BANK]):
             ints[I_TURNS] += iterate(mp, seat, root, params)
             ints[I_ITERATIONS] += 1
             ints[I_BANK] -= 1
