@@ -89,11 +89,17 @@ def built_once(tmp_path_factory, name: str, build) -> dict:
         return json.loads(made.read_text())
 
 
+# Resources above their defaults in the game-for-game tests: at 12 iterations a move, mcts picks among tried moves by
+# their statistics, searches the opponent's replies and goes deeper (its default, 2, mostly tries its own moves once).
+FIXED_BUDGETS = {"mcts": {"iterations": 12}}
+
+
 def style_away_from_defaults(bot: str) -> dict:
     """Every style parameter away from its default (`away_from_defaults`); the resources (a search's budget, which
-    `NAME~J` leaves alone too) at theirs, so that the games stay short."""
+    `NAME~J` leaves alone too) at theirs or at `FIXED_BUDGETS`, so that the games stay short."""
     away = away_from_defaults(bot)
-    return {p.name: away[p.name] if p.perturbed else p.default for p in schema_for(bot)}
+    values = {p.name: away[p.name] if p.perturbed else p.default for p in schema_for(bot)}
+    return {**values, **FIXED_BUDGETS.get(bot, {})}
 
 
 def _build_exports(directory: Path) -> dict:
