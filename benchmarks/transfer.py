@@ -8,10 +8,13 @@ out it is met as NAME itself. The chosen bot and the baseline (BOT's defaults) t
 over the baseline against its pool (the mean paired difference over the pool's styles, and the mean Elo gain) and
 against S, with 95% intervals over the seed pairs, and the ratio held-out gain / in-pool gain.
 
-    python benchmarks/transfer.py --bot heuristic --objective mean --out loo-heuristic-mean.json
-    python benchmarks/transfer.py --bot sunrate --sigma 0.01 --objective min-gain --out loo-sunrate.json \
-        --styles greedy heuristic~0.03 sunrate~0.02 rush~0.1 seeder~0.1 search:20
-    python benchmarks/transfer.py --table loo-heuristic-mean.json loo-sunrate.json   # one table of several runs
+    python benchmarks/transfer.py --fix grow_w_points=0 seed_w_sun=0 --seed 7 --out loo-7.json   # the quickstart's
+    python benchmarks/transfer.py --objective mean --fix grow_w_points=0 seed_w_sun=0 --out loo-mean.json
+    python benchmarks/transfer.py --styles heuristic~0.03 sunrate rush seeder search beam --out loo-search.json
+    python benchmarks/transfer.py --table loo-7.json loo-mean.json   # one table of several runs
+
+The default panel is the quickstart's styles, pool and held-out ones together: greedy (which every tuned bot beats
+99%) and mcts (which beats them 99%) are left out, since a gain cannot show against either.
 
 Every run records its settings, seeds, versions and each study's chosen parameters in --out (JSON).
 """
@@ -37,7 +40,7 @@ from tuner.study.botnames import study_bot  # noqa: E402
 from tuner.study.file import read_study_file  # noqa: E402
 from tuner.versions import versions  # noqa: E402
 
-STYLES = ["greedy", "heuristic", "sunrate", "rush", "seeder", "search:20"]
+STYLES = ["heuristic~0.03", "sunrate", "rush", "seeder", "beam"]
 
 
 def point(style: str) -> str:
@@ -145,9 +148,10 @@ def table(results: list) -> str:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--bot", default="heuristic", help="the tuned bot (default heuristic)")
-    parser.add_argument("--objective", default="mean", choices=["mean", "min-gain"])
+    parser.add_argument("--objective", default="min-gain", choices=["mean", "min-gain"],
+                        help="the studies' objective (default min-gain, the quickstart's)")
     parser.add_argument("--styles", nargs="+", default=STYLES,
-                        help="the panel (default: the built-in styles); NAME~J: a distribution in the pool")
+                        help="the panel (default: the quickstart's styles); NAME~J: a distribution in the pool")
     parser.add_argument("--sigma", type=float, default=0.05, help="CMA-ES's first step, a share of each range")
     parser.add_argument("--fix", nargs="+", default=[], metavar="NAME=VALUE",
                         help="parameters held at a value (the study's [search] table), e.g. to try a bot without "
