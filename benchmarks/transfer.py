@@ -32,10 +32,10 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tuner.measure.gauntlet import paired_difference  # noqa: E402
-from tuner.measure.runner import GameRunner, pair_points  # noqa: E402
+from bots.names import JITTER  # noqa: E402
+from tuner.measure.gauntlet import run_gauntlet  # noqa: E402
+from tuner.measure.runner import GameRunner  # noqa: E402
 from tuner.measure.seeds import game_seeds  # noqa: E402
-from tuner.measure.stats import elo_difference  # noqa: E402
 from tuner.study.botnames import study_bot  # noqa: E402
 from tuner.study.file import read_study_file  # noqa: E402
 from tuner.versions import versions  # noqa: E402
@@ -45,7 +45,7 @@ STYLES = ["heuristic~0.03", "sunrate", "rush", "seeder", "beam"]
 
 def point(style: str) -> str:
     """A style as met held out: NAME~J is NAME."""
-    return style.rpartition("~")[0] if "~" in style else style
+    return JITTER.sub("", style)
 
 
 def study_text(name: str, bot: str, pool: list, objective: str, trials: int, pairs: int, seed: int,
@@ -64,19 +64,12 @@ def study_text(name: str, bot: str, pool: list, objective: str, trials: int, pai
 
 
 def gains(runner: GameRunner, tuned, baseline, opponents: dict, seeds) -> dict:
-    """Per opponent: the paired difference of the tuned bot over the baseline (mean, 95% CI) and the Elo gain."""
-    names = list(opponents)
-    bots = [opponents[n] for n in names]
-    played = runner.play(tuned, bots, seeds).margins.reshape(len(names), len(seeds), 2)
-    reference = runner.play(baseline, bots, seeds).margins.reshape(len(names), len(seeds), 2)
-    out = {}
-    for i, name in enumerate(names):
-        mean, ci = paired_difference(played[i], reference[i])
-        games = 2 * len(seeds)
-        rate, base = float(pair_points(played[i]).mean()), float(pair_points(reference[i]).mean())
-        out[name] = {"difference": mean, "ci": list(ci), "win_rate": rate, "baseline_win_rate": base,
-                     "elo": elo_difference(rate, games) - elo_difference(base, games)}
-    return out
+    """Per opponent: the paired difference of the tuned bot over the baseline (mean, 95% CI), the win rates and the
+    Elo gain, as `tuner gauntlet --baseline` measures them."""
+    played = run_gauntlet(runner, tuned, opponents, seeds, baseline)
+    return {row.opponent: {"difference": row.difference.mean, "ci": list(row.difference.ci),
+                           "win_rate": row.bot.win_rate, "baseline_win_rate": row.baseline.win_rate,
+                           "elo": row.difference.elo} for row in played.rows}
 
 
 def leave_one_out(args) -> dict:
