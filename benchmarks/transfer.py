@@ -6,15 +6,18 @@ distribution in the pool (`bots.perturbation`: each game draws its parameters by
 out it is met as NAME itself. The chosen bot and the baseline (BOT's defaults) then play the same fresh seeds (the
 `match` stream of --seed: never a study's) against every style, sides swapped. A row gives the tuned bot's gain
 over the baseline against its pool (the mean paired difference over the pool's styles, and the mean Elo gain) and
-against S, with 95% intervals over the seed pairs, and the ratio held-out gain / in-pool gain.
+against S, with 95% intervals over the seed pairs, and the ratio held-out gain / in-pool gain. Styles given
+with --unseen are in no study's pool: every study's chosen bot is measured against them as well.
 
     python benchmarks/transfer.py --fix grow_w_points=0 seed_w_sun=0 --seed 7 --out loo-7.json   # the quickstart's
     python benchmarks/transfer.py --objective mean --fix grow_w_points=0 seed_w_sun=0 --out loo-mean.json
-    python benchmarks/transfer.py --styles heuristic~0.03 sunrate rush seeder search beam --out loo-search.json
+    python benchmarks/transfer.py --styles heuristic~0.03 sunrate rush seeder beam --held-out beam   # one study
+    python benchmarks/transfer.py --bot beam --fix width=4 depth=6 --styles heuristic~0.03 sunrate beam~0.03
     python benchmarks/transfer.py --table loo-7.json loo-mean.json   # one table of several runs
 
-The default panel is the quickstart's styles, pool and held-out ones together: greedy (which every tuned bot beats
-99%) and mcts (which beats them 99%) are left out, since a gain cannot show against either.
+The default panel is the quickstart's pool, and its held-out styles (search, mcts) are the default --unseen: the
+search bots' playouts model their opponent, and a pool with them teaches that model's blind spots. greedy (which
+every tuned bot beats 99%) is left out, since a gain cannot show against it.
 
 Every run records its settings, seeds, versions and each study's chosen parameters in --out (JSON).
 """
@@ -40,7 +43,8 @@ from tuner.study.botnames import study_bot  # noqa: E402
 from tuner.study.file import read_study_file  # noqa: E402
 from tuner.versions import versions  # noqa: E402
 
-STYLES = ["heuristic~0.03", "sunrate", "rush", "seeder", "beam"]
+STYLES = ["heuristic~0.1", "sunrate~0.1", "rush", "seeder", "beam"]
+UNSEEN = ["search", "mcts"]
 
 
 def point(style: str) -> str:
@@ -77,6 +81,8 @@ def leave_one_out(args) -> dict:
     with tempfile.TemporaryDirectory(prefix="transfer-") as folder:
         styles = [point(s) for s in args.styles]
         for written, held in zip(args.styles, styles):
+            if args.held_out and held not in args.held_out:
+                continue
             pool = [s for s in args.styles if s != written]
             name = f"loo-{held.replace(':', '-')}"
             path = Path(folder) / f"{name}.toml"
@@ -92,7 +98,7 @@ def leave_one_out(args) -> dict:
             baseline = study_bot(config, f"study:{path}#0")
             runner = GameRunner(3, args.jobs)
             try:
-                panel = {s: study_bot(config, s) for s in styles}
+                panel = {s: study_bot(config, s) for s in styles + args.unseen}
                 seeds = game_seeds(args.seed, args.games // 2, "match")
                 results = gains(runner, tuned, baseline, panel, seeds)
             finally:
@@ -102,15 +108,16 @@ def leave_one_out(args) -> dict:
                    "seconds": round(time.monotonic() - start, 1), "per_style": results,
                    "in_pool": {"difference": float(np.mean([r["difference"] for r in in_pool])),
                                "elo": float(np.mean([r["elo"] for r in in_pool]))},
-                   "held_out_gain": results[held]}
+                   "held_out_gain": results[held], "unseen": {u: results[u] for u in args.unseen}}
             runs.append(row)
-            print(f"{held}: held-out {results[held]['difference']:+.1%}, in-pool "
+            unseen = "".join(f", {u} {results[u]['difference']:+.1%}" for u in args.unseen)
+            print(f"{held}: held-out {results[held]['difference']:+.1%}{unseen}, in-pool "
                   f"{row['in_pool']['difference']:+.1%} ({row['seconds']:.0f} s)", flush=True)
     return {"bot": args.bot, "objective": args.objective, "sigma": args.sigma, "fixed": args.fix,
             "trials": args.trials,
             "pairs": args.pairs, "study_seed": args.seed, "games": args.games,
             "seeds": f"tuner.measure.seeds.game_seeds({args.seed}, {args.games // 2}, 'match'), each seed twice",
-            "styles": args.styles, "versions": versions(), "runs": runs}
+            "styles": args.styles, "unseen": args.unseen, "versions": versions(), "runs": runs}
 
 
 def table(results: list) -> str:
@@ -129,8 +136,17 @@ def table(results: list) -> str:
                         f"{held['difference']:+.1%} ({held['ci'][0]:+.1%} {held['ci'][1]:+.1%}) | "
                         f"{held['elo']:+.0f} | {ratio:.2f} |")
         pool = np.mean([r["in_pool"]["difference"] for r in result["runs"]])
-        held = np.mean([r["held_out_gain"]["difference"] for r in result["runs"]])
-        elo = np.mean([r["held_out_gain"]["elo"] for r in result["runs"]])
+        for style in result.get("unseen", []):
+            met = [r["unseen"][style] for r in result["runs"]]
+            held = np.mean([m["difference"] for m in met])
+            each = ", ".join(f"{m['difference']:+.1%}" for m in met)
+            rows.append(f"| {label} | {style} (no study met it) | {pool:+.1%} | {held:+.1%} (the {len(met)} "
+                        f"studies: {each}) | {np.mean([m['elo'] for m in met]):+.0f} | "
+                        f"{held / pool if pool > 0 else float('nan'):.2f} |")
+        every = [r["held_out_gain"] for r in result["runs"]] + [
+            r["unseen"][style] for r in result["runs"] for style in result.get("unseen", [])]
+        held = np.mean([g["difference"] for g in every])
+        elo = np.mean([g["elo"] for g in every])
         rows.append(f"| {label} | **mean** | {pool:+.1%} | {held:+.1%} | {elo:+.0f} | "
                     f"{held / pool if pool > 0 else float('nan'):.2f} |")
     games = {r["games"] for r in results}
@@ -145,6 +161,11 @@ def main() -> int:
                         help="the studies' objective (default min-gain, the quickstart's)")
     parser.add_argument("--styles", nargs="+", default=STYLES,
                         help="the panel (default: the quickstart's styles); NAME~J: a distribution in the pool")
+    parser.add_argument("--unseen", nargs="*", default=UNSEEN, metavar="STYLE",
+                        help="styles no study's pool holds: every study's chosen bot is measured against them too "
+                             "(default: the quickstart's held-out styles, search and mcts)")
+    parser.add_argument("--held-out", nargs="+", default=[], metavar="STYLE",
+                        help="leave out only these styles of the panel, one study each (default: every style)")
     parser.add_argument("--sigma", type=float, default=0.05, help="CMA-ES's first step, a share of each range")
     parser.add_argument("--fix", nargs="+", default=[], metavar="NAME=VALUE",
                         help="parameters held at a value (the study's [search] table), e.g. to try a bot without "

@@ -171,13 +171,26 @@ def test_export_language_errors_are_one_line(tmp_path, capsys):
 
     out = tmp_path / "out.cpp"
     for args, needle in ((["--bot", "random", "--lang", "cpp"], "cannot be exported"),
-                         (["--bot", "search"], "cannot be exported in Python: its playouts"),
+                         (["--bot", "search", "--lang", "python"], "cannot be exported in Python: its playouts"),
                          (["--bot", "heuristic", "--lang", "cpp", "--time-ms", "50"], "has no budget of work per move"),
                          (["--bot", "beam", "--lang", "cpp", "--time-ms", "50"], "applies to search, mcts"),
-                         (["--bot", "search", "--time-ms", "50"], "--time-ms applies to the C++ export")):
+                         (["--bot", "search", "--lang", "python", "--time-ms", "50"],
+                          "--time-ms applies to the C++ export")):
         assert main(["export", *args, "-o", str(out)]) == 2
         assert needle in capsys.readouterr().err
     with pytest.raises(SystemExit) as stop:
         main(["export", "--bot", "search", "--lang", "rust", "-o", str(out)])
     assert stop.value.code == 2 and "invalid choice: 'rust'" in capsys.readouterr().err
     assert not out.exists()
+
+
+def test_export_language_follows_the_file_name(tmp_path, capsys):
+    """Without --lang, a file named *.cpp gets C++ and any other name Python; --lang wins over the name."""
+    from tuner.cli import main
+
+    for name, args, language in (("bot.cpp", [], "C++"), ("bot.cc", [], "C++"), ("bot.py", [], "Python"),
+                                 ("bot.txt", [], "Python"), ("other.cpp", ["--lang", "python"], "Python")):
+        assert main(["export", "--bot", "greedy", *args, "-o", str(tmp_path / name)]) == 0
+        assert f"{language})" in capsys.readouterr().out
+        text = (tmp_path / name).read_text()
+        assert ("#include <" in text) == (language == "C++")

@@ -3,7 +3,8 @@
     tuner export --params FILE.json -o bots/tuned/NAME.py     a parameter file (heuristic)
     tuner export STUDY.toml [--trial N] -o FILE               a study's best (or given) trial
     tuner export --bot NAME -o FILE                           any exportable bot name
-    tuner export ... --lang cpp [--time-ms [T]] -o FILE.cpp   in C++ (a search bot: T ms a move, 10 T the first)
+    tuner export ... [--time-ms [T]] -o FILE.cpp              in C++ (a search bot: T ms a move, 10 T the first);
+                                                              --lang cpp|python whatever the file's name
     tuner export STUDY.toml [--trial N] --template SOURCE -o OUT
                                                               the trial's values written into a program's
                                                               own source (its `tuner: NAME` lines)
@@ -17,6 +18,8 @@ from bots.languages import DEFAULT_TIME_MS, FIRST_TURN_FACTOR, LANGUAGES
 from tuner.cli import arguments
 from tuner.errors import UserError
 
+CPP_SUFFIXES = (".cpp", ".cc", ".cxx")
+
 
 def register(commands) -> None:
     parser = commands.add_parser("export", help="export a bot as one standalone Python or C++ file for CodinGame")
@@ -29,9 +32,9 @@ def register(commands) -> None:
     parser.add_argument("--template", type=Path, metavar="SOURCE",
                         help="with a study: write SOURCE (a program bot's own source) with its `tuner: NAME` lines "
                              "set to the trial's values")
-    parser.add_argument("--lang", choices=sorted(LANGUAGES), default="python",
-                        help="python (default) or cpp: one C++17 file, standard library only, for the search bots "
-                             "and full speed")
+    parser.add_argument("--lang", choices=sorted(LANGUAGES),
+                        help="python or cpp: one C++17 file, standard library only, for the search bots and full "
+                             "speed (default: cpp for an output named *.cpp, *.cc or *.cxx, else python)")
     parser.add_argument("--time-ms", type=arguments.positive_int, nargs="?", const=DEFAULT_TIME_MS, metavar="T",
                         help=f"with --lang cpp, a search bot: spend T ms a move (default {DEFAULT_TIME_MS}; "
                              f"{FIRST_TURN_FACTOR} T on the first turn) instead of its fixed budget")
@@ -99,6 +102,13 @@ def export_program_params(study: Path, trial, output: Path) -> dict:
     return data
 
 
+def language(args) -> str:
+    """`--lang`, else the output file's suffix: a C++ source's name asks for C++."""
+    if args.lang is not None:
+        return args.lang
+    return "cpp" if args.output.suffix.lower() in CPP_SUFFIXES else "python"
+
+
 def run(args) -> int:
     from bots.export import ExportError, export_bot
     from bots.names import BotSpecError
@@ -120,6 +130,7 @@ def run(args) -> int:
             raise UserError("--league applies to in-engine bots; a program study exports its parameters")
         export_program_params(Path(args.study), args.trial, args.output)
         return 0
+    args.lang = language(args)
     try:
         bot, league, origin = _resolve(args)
         text = export_bot(bot, league, args.output, export_header(league, origin, lang=args.lang, time_ms=args.time_ms),

@@ -24,6 +24,7 @@ import optuna
 
 from bots.names import PROGRAM_PREFIX, Bot
 from bots.paramfile import now_iso
+from bots.registry import plugin
 from engine.players import TimeLimits
 from tuner.errors import UserError
 from tuner.measure.gauntlet import Gauntlet
@@ -169,7 +170,8 @@ def print_export_hint(config: StudyConfig) -> None:
     if config.program is not None:
         print(f"export it: tuner export {config.path} -o {config.path.stem}-best.json  (or --template SOURCE -o OUT)")
     else:
-        print(f"export it: tuner export {config.path} -o bots/tuned/{config.path.stem}.py")
+        suffix = ".py" if "python" in plugin(config.bot).languages else ".cpp"
+        print(f"export it: tuner export {config.path} -o bots/tuned/{config.path.stem}{suffix}")
 
 
 def finish(config: StudyConfig, runner: GameRunner, study, space, sampler) -> Optional[dict]:
