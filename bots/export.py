@@ -232,7 +232,7 @@ def export_source(bot: Bot, league: int, header_lines: list, lang: str = "python
         if time_ms <= 0:
             raise ExportError(f"--time-ms must be a positive number of milliseconds, got {time_ms}")
         if not policy_cpp(found.policy).searches:
-            searching = [name for name in REGISTERED if plugin(name).exportable and "cpp" in plugin(name).languages
+            searching = [name for name in REGISTERED if plugin(name).exports_in("cpp")
                          and policy_cpp(plugin(name).policy).searches]
             raise ExportError(f"bot {bot.name!r} has no budget of work per move to spend as time (its policy never "
                               f"asks within_budget): --time-ms applies to {', '.join(searching)}")

@@ -68,6 +68,10 @@ class BotPlugin:
             forms.append("name=value,...")
         return self.name + (f"[:{'|'.join(forms)}]" if forms else "")
 
+    def exports_in(self, lang: str) -> bool:
+        """`tuner export --lang LANG` can write it."""
+        return self.exportable and lang in self.languages
+
     def defaults(self, league: int) -> dict:
         values = self.schema.defaults() if self.schema is not None else {}
         if self.league_defaults is not None:

@@ -37,7 +37,7 @@ from tuner.measure.matches import run_match
 
 REQUIRE_GXX_ENV = "TUNER_REQUIRE_GXX"  # "1" (.ci/run): no g++ is a failure, not a skip
 FLAGS = ["-std=c++17", "-O2", "-Wall", "-Wextra"]
-CPP_BOTS = [name for name in REGISTERED if plugin(name).exportable and "cpp" in plugin(name).languages]
+CPP_BOTS = [name for name in REGISTERED if plugin(name).exports_in("cpp")]
 SEARCHING = [name for name in CPP_BOTS if policy_cpp(plugin(name).policy).searches]
 TIMED_MS = 2  # the timed search's budget a move in the tests: short games, the limits checked are CodinGame's
 STANDARD_HEADERS = {"algorithm", "array", "cctype", "chrono", "cmath", "cstdint", "cstring", "initializer_list",

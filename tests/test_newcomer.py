@@ -17,7 +17,7 @@ from engine.referee import play_game
 from tests.conftest import PROGRAMS, ROOT, run_tuner, write_study
 from tuner.cli import main
 
-EXPORTABLE = [name for name in REGISTERED if plugin(name).exportable and "python" in plugin(name).languages]
+EXPORTABLE = [name for name in REGISTERED if plugin(name).exports_in("python")]
 # (the C++ exports play all three leagues in tests/test_export_cpp.py)
 
 

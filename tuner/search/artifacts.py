@@ -26,7 +26,7 @@ def upload_new_best(store, trial, bot, baseline, league: int, header: list, stud
     problems = []
     base = artifact_file_name(study_name, trial.number)[: -len(".py")]
     try:
-        if bot.in_engine and plugin(bot.plugin).exportable and "python" in plugin(bot.plugin).languages:
+        if bot.in_engine and plugin(bot.plugin).exports_in("python"):
             upload_text(store, trial, f"{base}.py", bot_source(bot, league, header), PYTHON)
         else:
             upload_text(store, trial, f"{base}.json", json.dumps({"params": bot.params}, indent=2) + "\n", JSON)
