@@ -120,6 +120,11 @@ def leave_one_out(args) -> dict:
             "styles": args.styles, "unseen": args.unseen, "versions": versions(), "runs": runs}
 
 
+def share(held: float, pool: float) -> float:
+    """The held-out gain as a share of the in-pool gain (undefined without an in-pool gain)."""
+    return held / pool if pool > 0 else float("nan")
+
+
 def table(results: list) -> str:
     rows = ["| configuration | held-out style | in-pool gain (Elo) | held-out gain (95% CI) | held-out Elo | "
             "held-out / in-pool |", "|---|---|---|---|---|---|"]
@@ -130,7 +135,7 @@ def table(results: list) -> str:
         ratios = []
         for run in result["runs"]:
             pool, held = run["in_pool"], run["held_out_gain"]
-            ratio = held["difference"] / pool["difference"] if pool["difference"] > 0 else float("nan")
+            ratio = share(held["difference"], pool["difference"])
             ratios.append(ratio)
             rows.append(f"| {label} | {run['held_out']} | {pool['difference']:+.1%} ({pool['elo']:+.0f}) | "
                         f"{held['difference']:+.1%} ({held['ci'][0]:+.1%} {held['ci'][1]:+.1%}) | "
@@ -142,13 +147,11 @@ def table(results: list) -> str:
             each = ", ".join(f"{m['difference']:+.1%}" for m in met)
             rows.append(f"| {label} | {style} (no study met it) | {pool:+.1%} | {held:+.1%} (the {len(met)} "
                         f"studies: {each}) | {np.mean([m['elo'] for m in met]):+.0f} | "
-                        f"{held / pool if pool > 0 else float('nan'):.2f} |")
-        every = [r["held_out_gain"] for r in result["runs"]] + [
-            r["unseen"][style] for r in result["runs"] for style in result.get("unseen", [])]
-        held = np.mean([g["difference"] for g in every])
-        elo = np.mean([g["elo"] for g in every])
-        rows.append(f"| {label} | **mean** | {pool:+.1%} | {held:+.1%} | {elo:+.0f} | "
-                    f"{held / pool if pool > 0 else float('nan'):.2f} |")
+                        f"{share(held, pool):.2f} |")
+        held = np.mean([r["held_out_gain"]["difference"] for r in result["runs"]])
+        elo = np.mean([r["held_out_gain"]["elo"] for r in result["runs"]])
+        rows.append(f"| {label} | **mean** of the left-out styles | {pool:+.1%} | {held:+.1%} | {elo:+.0f} | "
+                    f"{share(held, pool):.2f} |")
     games = {r["games"] for r in results}
     return "\n".join(rows) + f"\n\n{', '.join(map(str, sorted(games)))} games per style and bot, seeds of the " \
                              f"`match` stream (no study plays them), sides swapped"
