@@ -1,13 +1,14 @@
 """Leave one style out: how much of a tuning's gain survives against a style it never met.
 
 For each style S of the panel, a short study tunes BOT against a pool of the other styles and a hall of fame, its
-choice made on the same pool: S is never seen, neither by the search nor by the choice. A style written NAME~J is a
-distribution in the pool (`bots.perturbation`: each game draws its parameters by up to J of their ranges), and held
-out it is met as NAME itself. The chosen bot and the baseline (BOT's defaults) then play the same fresh seeds (the
-`match` stream of --seed: never a study's) against every style, sides swapped. A row gives the tuned bot's gain
-over the baseline against its pool (the mean paired difference over the pool's styles, and the mean Elo gain) and
-against S, with 95% intervals over the seed pairs, and the ratio held-out gain / in-pool gain. Styles given
-with --unseen are in no study's pool: every study's chosen bot is measured against them as well.
+choice made on the same styles: S is never seen, neither by the search nor by the choice. A style written NAME~J is
+a distribution in the pool (`bots.perturbation`: each game draws its parameters by up to J of their ranges); the
+finals and the gauntlets meet it as NAME itself, as the quickstart's `validation_opponents` do. The chosen bot and
+the baseline (BOT's defaults) then play the same fresh seeds (the `match` stream of --seed: never a study's)
+against every style, sides swapped. A row gives the tuned bot's gain over the baseline against its pool (the mean
+paired difference over the pool's styles, and the mean Elo gain) and against S, with 95% intervals over the seed
+pairs, and the ratio held-out gain / in-pool gain. Styles given with --unseen are in no study's pool: every study's
+chosen bot is measured against them as well.
 
     python benchmarks/transfer.py --fix grow_w_points=0 seed_w_sun=0 --seed 7 --out loo-7.json   # the quickstart's
     python benchmarks/transfer.py --objective mean --fix grow_w_points=0 seed_w_sun=0 --out loo-mean.json
@@ -58,7 +59,7 @@ def study_text(name: str, bot: str, pool: list, objective: str, trials: int, pai
              f"sigma = {sigma}", "population = 28", f"trials = {trials}", f"pairs = {pairs}",
              f"opponents = {json.dumps(pool + ['hall-of-fame:2'])}", f'objectives = "{objective}"',
              'pruner = "wilcoxon"', f"pruner_startup_pairs = {max(2, pairs // 5)}", "validation_pairs = 100",
-             "finalists = 5"]
+             f"validation_opponents = {json.dumps([point(s) for s in pool])}", "finalists = 5"]
     slow = [entry for entry in pool if entry.startswith(("search", "mcts", "beam"))]
     if slow:
         lines.append("opponent_shares = { " + ", ".join(f'"{entry}" = 0.2' for entry in slow) + " }")

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 from optuna.trial import TrialState
 
-from tests.conftest import load_study, run_tuner, write_study
+from tests.conftest import ROOT, load_study, run_tuner, write_study
 from tuner.search.finals import BASELINE
 from tuner.search.race import soft_minimum
 from tuner.study.file import StudyFileError, read_study_file
@@ -104,3 +104,26 @@ def test_a_gauntlet_with_held_out_opponents_gives_each_group_s_gain_and_their_ra
     if data["groups"]["in the pool"]["difference"] > 0:
         assert data["transfer"] == pytest.approx(
             data["groups"]["held out"]["difference"] / data["groups"]["in the pool"]["difference"], abs=1e-3)
+
+
+def leave_one_out_study(tmp_path, held: str):
+    """The study `benchmarks/transfer.py` writes for the quickstart's panel without `held`."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("transfer_benchmark", ROOT / "benchmarks" / "transfer.py")
+    transfer = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(transfer)
+    pool = [style for style in transfer.STYLES if transfer.point(style) != held]
+    text = transfer.study_text("loo", "heuristic", pool, "min-gain", 10, 8, 7, 0.05, {})
+    path = tmp_path / "loo.toml"
+    path.write_text(text)
+    return read_study_file(path)
+
+
+@pytest.mark.parametrize("held", ["heuristic", "seeder"])
+def test_the_leave_one_out_study_is_the_quickstart_s_without_the_held_out_style(tmp_path, held):
+    quickstart = read_study_file(ROOT / "studies" / "quickstart.toml")
+    study = leave_one_out_study(tmp_path, held)
+    assert study.opponents == [o for o in quickstart.opponents if not o.startswith(held)]
+    assert study.validation_opponents == [o for o in quickstart.validation_opponents if o != held]
+    assert study.objectives == quickstart.objectives and study.hall_of_fame == quickstart.hall_of_fame
