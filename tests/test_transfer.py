@@ -3,6 +3,8 @@ that no trial meets, a choice that weighs them as much as the pool, and a gauntl
 apart, in the run's summary, `tuner report` and the exported file."""
 from __future__ import annotations
 
+import importlib.util
+
 import numpy as np
 import pytest
 from optuna.trial import TrialState
@@ -108,8 +110,6 @@ def test_a_gauntlet_with_held_out_opponents_gives_each_group_s_gain_and_their_ra
 
 def leave_one_out_study(tmp_path, held: str):
     """The study `benchmarks/transfer.py` writes for the quickstart's panel without `held`."""
-    import importlib.util
-
     spec = importlib.util.spec_from_file_location("transfer_benchmark", ROOT / "benchmarks" / "transfer.py")
     transfer = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(transfer)
