@@ -14,7 +14,7 @@ chosen bot is measured against them as well.
     python benchmarks/transfer.py --objective mean --fix grow_w_points=0 seed_w_sun=0 --out loo-mean.json
     python benchmarks/transfer.py --styles heuristic~0.03 sunrate rush seeder beam --held-out beam   # one study
     python benchmarks/transfer.py --bot beam --fix width=4 depth=6 --styles heuristic~0.03 sunrate beam~0.03
-    python benchmarks/transfer.py --table loo-7.json loo-mean.json   # one table of several runs
+    python benchmarks/transfer.py --table loo-7.json loo-8.json   # several runs: their rows, then a grid
 
 The default panel is the quickstart's pool, and its held-out styles (search, mcts) are the default --unseen: the
 search bots' playouts model their opponent, and a pool with them teaches that model's blind spots. greedy (which
@@ -158,6 +158,37 @@ def table(results: list) -> str:
                              f"`match` stream (no study plays them), sides swapped"
 
 
+def grid(results: list) -> str:
+    """One row per held-out style and one column per run (its seed), as the README shows the table: each run's
+    held-out gain (ns: its 95% interval includes 0; loss: wholly below 0), the unseen styles' gains (the mean over
+    the run's studies) and each run's mean held-out / in-pool gain, with the mean over the runs."""
+    def cell(gain: dict) -> str:
+        low, high = gain["ci"]
+        return f"{gain['difference']:+.1%}" + (" (ns)" if low <= 0 <= high else " (loss)" if high < 0 else "")
+
+    rows = ["| held-out style | " + " | ".join(f"seed {r['study_seed']}" for r in results) + " | mean |",
+            "|---|" + "---|" * (len(results) + 1)]
+    held_styles = list(dict.fromkeys(run["held_out"] for r in results for run in r["runs"]))
+    for style in held_styles:
+        gains = [next((run["held_out_gain"] for run in r["runs"] if run["held_out"] == style), None) for r in results]
+        met = [g["difference"] for g in gains if g]
+        rows.append(f"| {style} | " + " | ".join(cell(g) if g else "-" for g in gains) + f" | {np.mean(met):+.1%} |")
+    for style in dict.fromkeys(u for r in results for u in r.get("unseen", [])):
+        means = [np.mean([run["unseen"][style]["difference"] for run in r["runs"]]) if style in r.get("unseen", [])
+                 else None for r in results]
+        met = [m for m in means if m is not None]
+        rows.append(f"| {style} (no study met it; the mean of the run's studies) | "
+                    + " | ".join(f"{m:+.1%}" if m is not None else "-" for m in means) + f" | {np.mean(met):+.1%} |")
+    held = [np.mean([run["held_out_gain"]["difference"] for run in r["runs"]]) for r in results]
+    pool = [np.mean([run["in_pool"]["difference"] for run in r["runs"]]) for r in results]
+    rows.append("| mean held out / in pool | " + " | ".join(f"{h:+.1%} / {p:+.1%}" for h, p in zip(held, pool))
+                + f" | {np.mean(held):+.1%} / {np.mean(pool):+.1%} |")
+    gains = [run["held_out_gain"] for r in results for run in r["runs"]]
+    above = sum(g["ci"][0] > 0 for g in gains)
+    below = sum(g["ci"][1] < 0 for g in gains)
+    return "\n".join(rows) + f"\n\n{above} of {len(gains)} held-out gains significantly above 0, {below} below"
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--bot", default="heuristic", help="the tuned bot (default heuristic)")
@@ -184,7 +215,9 @@ def main() -> int:
                         help="print one table of earlier runs' results instead of running")
     args = parser.parse_args()
     if args.table:
-        print(table([json.loads(path.read_text()) for path in args.table]))
+        results = [json.loads(path.read_text()) for path in args.table]
+        print(table(results))
+        print("\n" + grid(results))
         return 0
     result = leave_one_out(args)
     if args.out:
