@@ -54,12 +54,14 @@ def point(style: str) -> str:
 
 
 def study_text(name: str, bot: str, pool: list, objective: str, trials: int, pairs: int, seed: int,
-               sigma: float, fixed: dict) -> str:
+               sigma: float, fixed: dict, finals_held_out: list = ()) -> str:
     lines = [f'name = "{name}"', "league = 3", f"seed = {seed}", f'bot = "{bot}"', 'sampler = "cmaes"',
              f"sigma = {sigma}", "population = 28", f"trials = {trials}", f"pairs = {pairs}",
              f"opponents = {json.dumps(pool + ['hall-of-fame:2'])}", f'objectives = "{objective}"',
              'pruner = "wilcoxon"', f"pruner_startup_pairs = {max(2, pairs // 5)}", "validation_pairs = 100",
              f"validation_opponents = {json.dumps([point(s) for s in pool])}", "finalists = 5"]
+    if finals_held_out:
+        lines.append(f"held_out_opponents = {json.dumps(list(finals_held_out))}")
     slow = [entry for entry in pool if entry.startswith(("search", "mcts", "beam"))]
     if slow:
         lines.append("opponent_shares = { " + ", ".join(f'"{entry}" = 0.2' for entry in slow) + " }")
@@ -88,7 +90,8 @@ def leave_one_out(args) -> dict:
             name = f"loo-{held.replace(':', '-')}"
             path = Path(folder) / f"{name}.toml"
             path.write_text(study_text(name, args.bot, pool, args.objective, args.trials, args.pairs, args.seed,
-                                       args.sigma, dict(item.split("=") for item in args.fix)))
+                                       args.sigma, dict(item.split("=") for item in args.fix),
+                                       args.unseen if args.choose_on_unseen else ()))
             start = time.monotonic()
             tune = subprocess.run([sys.executable, "-m", "tuner.cli", "tune", str(path), "--jobs", str(args.jobs),
                                    "--no-progress"], capture_output=True, text=True)
@@ -115,6 +118,7 @@ def leave_one_out(args) -> dict:
             print(f"{held}: held-out {results[held]['difference']:+.1%}{unseen}, in-pool "
                   f"{row['in_pool']['difference']:+.1%} ({row['seconds']:.0f} s)", flush=True)
     return {"bot": args.bot, "objective": args.objective, "sigma": args.sigma, "fixed": args.fix,
+            "choose_on_unseen": args.choose_on_unseen,
             "trials": args.trials,
             "pairs": args.pairs, "study_seed": args.seed, "games": args.games,
             "seeds": f"tuner.measure.seeds.game_seeds({args.seed}, {args.games // 2}, 'match'), each seed twice",
@@ -201,6 +205,9 @@ def main() -> int:
                              "(default: the quickstart's held-out styles, search and mcts)")
     parser.add_argument("--held-out", nargs="+", default=[], metavar="STYLE",
                         help="leave out only these styles of the panel, one study each (default: every style)")
+    parser.add_argument("--choose-on-unseen", action="store_true",
+                        help="the unseen styles join every study's finals as its held_out_opponents, as the "
+                             "quickstart's search and mcts do (no trial meets them)")
     parser.add_argument("--sigma", type=float, default=0.05, help="CMA-ES's first step, a share of each range")
     parser.add_argument("--fix", nargs="+", default=[], metavar="NAME=VALUE",
                         help="parameters held at a value (the study's [search] table), e.g. to try a bot without "

@@ -10,7 +10,7 @@ import pytest
 from optuna.trial import TrialState
 
 from tests.conftest import ROOT, load_study, run_tuner, write_study
-from tuner.search.finals import BASELINE
+from tuner.search.finals import BASELINE, choice_score, validation_panel
 from tuner.search.race import soft_minimum
 from tuner.study.file import StudyFileError, read_study_file
 
@@ -64,8 +64,10 @@ def test_the_choice_weighs_the_held_out_group_as_much_as_the_pool(transfer_study
         gains = {name: rates[name]["win_rate"] - reference[name]["win_rate"] for name in rates}
         pool = soft_minimum(np.array([gains[n] for n in POOL]), softness)
         held = soft_minimum(np.array([gains[n] for n in HELD_OUT]), softness)
-        assert finalist["score"] == pytest.approx((pool + held) / 2, abs=1e-5)
-    assert "against the held-out ones (seeder, sunrate)" in chosen["how"] and "weighing half each" in chosen["how"]
+        assert finalist["score"] == pytest.approx(soft_minimum(np.array([pool, held]), softness), abs=1e-5)
+        assert finalist["score"] <= (pool + held) / 2 + 1e-9  # a large gain against one group cannot outvote the other
+    assert "soft minimum of the two groups' soft minima" in chosen["how"]
+    assert "against the held-out ones (seeder, sunrate)" in chosen["how"]
 
 
 def test_the_gauntlet_reports_the_pool_and_the_held_out_opponents_apart(transfer_study, tmp_path):
@@ -127,3 +129,18 @@ def test_the_leave_one_out_study_is_the_quickstart_s_without_the_held_out_style(
     assert study.opponents == [o for o in quickstart.opponents if not o.startswith(held)]
     assert study.validation_opponents == [o for o in quickstart.validation_opponents if o != held]
     assert study.objectives == quickstart.objectives and study.hall_of_fame == quickstart.hall_of_fame
+
+
+@pytest.mark.parametrize("objective", ["min-gain", "mean"])
+def test_a_large_held_out_gain_does_not_outvote_a_loss_against_the_pool_under_min_gain(tmp_path, objective):
+    config = read_study_file(write_study(tmp_path, objective, opponents=POOL, held_out_opponents=HELD_OUT,
+                                         objectives=objective))
+    panel = validation_panel(config)
+    fooled_the_held_out = dict(zip(panel, [-0.03, 0.02, 0.30, 0.25]))  # the pool's heuristic~0.2 and rush first
+    sound = dict(zip(panel, [0.02, 0.03, 0.05, 0.04]))
+    if objective == "min-gain":
+        assert choice_score(config, sound, panel) > choice_score(config, fooled_the_held_out, panel)
+        assert choice_score(config, fooled_the_held_out, panel) < 0
+    else:
+        assert choice_score(config, fooled_the_held_out, panel) == pytest.approx((0.5 * (-0.03 + 0.02) +
+                                                                                  0.5 * (0.30 + 0.25)) / 2)

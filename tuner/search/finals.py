@@ -9,11 +9,15 @@ pool's opponents (`validation_opponents`) and the held-out ones no trial met (`h
   - CMA-ES's current mean (its own estimate of the best parameters: no trial plays it),
   - the baseline (trial 0, the defaults): a finalist must beat it to be chosen.
 Each finalist's gain over the baseline against each opponent (its mean points minus the baseline's) is summed up
-per group by the study's objective (the mean gain, or with `min-gain` the soft minimum), and its choice score is
-the mean of the two groups' (the pool's alone without held-out opponents): the held-out group weighs as much as
-the pool, however few its opponents, because the pool's gains are the ones the search may have bought by
-exploiting its sparring partners, and the held-out ones are the only estimate of how the bot meets opponents
-it never saw. The finalist of best score becomes the study's chosen bot (study user attribute `chosen`: its
+per group by the study's objective (the mean gain, or with `min-gain` the soft minimum), and the two groups'
+summaries are summed up the same way (the pool's alone without held-out opponents): the held-out group weighs as
+much as the pool, however few its opponents, because the pool's gains are the ones the search may have bought by
+exploiting its sparring partners, and the held-out ones are the only estimate of how the bot meets opponents it
+never saw. With `min-gain` the score is the soft minimum of the two: either group can set it, and a large gain
+against one group cannot outvote the other. A mean of the two let the held-out search bots, whose gains are large
+and come partly from fooling their playouts, choose the finalist that fooled them most: against styles that no
+study met, that choice lost where the pool's alone gained (docs/strength.md, "Choosing with held-out
+opponents"). The finalist of best score becomes the study's chosen bot (study user attribute `chosen`: its
 parameters, how it was chosen and every finalist's result), which `tuner export` and `study:` names follow.
 Then the chosen bot and the baseline play the gauntlet on other held-out seeds (the `gauntlet` stream), each
 opponent in its own row and each group apart, with their paired differences; a row where the chosen bot is
@@ -95,7 +99,7 @@ def validation_panel(config: StudyConfig) -> dict:
 
 def choice_score(config: StudyConfig, gains: dict, panel: dict) -> float:
     """A finalist's score from its gains over the baseline ({opponent: gain}): per group, the objective's summary
-    (the mean gain, or with `min-gain` the soft minimum), then the mean of the groups."""
+    (the mean gain, or with `min-gain` the soft minimum), then the same summary of the groups'."""
     def summary(values: list) -> float:
         array = np.array(values, dtype=float)
         if config.objectives == "min-gain":
@@ -103,7 +107,7 @@ def choice_score(config: StudyConfig, gains: dict, panel: dict) -> float:
         return float(array.mean())
 
     groups = [[gains[name] for name, held in panel.items() if held == group] for group in (False, True)]
-    return float(np.mean([summary(values) for values in groups if values]))
+    return summary([summary(values) for values in groups if values])
 
 
 def choose(config: StudyConfig, runner: GameRunner, study, space, sampler, bot_of, notify=print) -> Optional[dict]:
@@ -127,10 +131,10 @@ def choose(config: StudyConfig, runner: GameRunner, study, space, sampler, bot_o
     notify(f"chosen on {evaluation.overall.games} held-out games: {best.label}, score {scores[best.label]:+.1%} "
            f"over the baseline (among {len(results)} finalists: "
            + ", ".join(f"{f.label} {scores[f.label]:+.1%}" for f, _ in results) + ")")
-    summary = "soft minimum" if config.objectives == "min-gain" else "mean"
-    groups = (f"the {summary} of its gains against the pool's opponents ({', '.join(config.validation_opponents)}) "
-              f"and the {summary} of its gains against the held-out ones ({', '.join(config.held_out_opponents)}), "
-              f"weighing half each" if config.held_out_opponents else
+    summary, summaries = ("soft minimum", "soft minima") if config.objectives == "min-gain" else ("mean", "means")
+    groups = (f"the {summary} of the two groups' {summaries} of its gains: against the pool's opponents "
+              f"({', '.join(config.validation_opponents)}) and against the held-out ones "
+              f"({', '.join(config.held_out_opponents)})" if config.held_out_opponents else
               f"the {summary} of its gains against the validation panel ({', '.join(config.validation_opponents)})")
     chosen = {"label": best.label, "trial": best.trial, "params": best.params,
               "how": f"the best gain over the baseline on {len(seeds)} held-out seed pairs: {groups}; among "

@@ -127,8 +127,9 @@ class StudyFile(BaseModel):
         "(`heuristic` if none)", allowed="a non-empty list of bot names"))
     held_out_opponents: list[str] = Field([], **field_doc(
         "list of bot names", "opponents no trial meets in the search: the finalists are chosen on them and on "
-        "`validation_opponents` (each group weighing half), and the final gauntlet reports the chosen bot's gain "
-        "on each group apart: what survives against styles the tuning never saw",
+        "`validation_opponents`, the two groups weighing the same (with `min-gain` the score is the soft minimum "
+        "of the groups' soft minima, with `mean` the mean of their means), and the final gauntlet reports the "
+        "chosen bot's gain on each group apart: what survives against styles the tuning never saw",
         allowed="a list of bot names that are not in 'opponents'"))
     finalists: int = Field(5, ge=0, le=50, **field_doc(
         "integer >= 0", "at the end of a run, the best fully played trials re-evaluated on held-out seeds against "
