@@ -150,7 +150,7 @@ def table(results: list) -> str:
             met = [r["unseen"][style] for r in result["runs"]]
             held = np.mean([m["difference"] for m in met])
             each = ", ".join(f"{m['difference']:+.1%}" for m in met)
-            rows.append(f"| {label} | {style} (no study met it) | {pool:+.1%} | {held:+.1%} (the {len(met)} "
+            rows.append(f"| {label} | {style} (no trial met it) | {pool:+.1%} | {held:+.1%} (the {len(met)} "
                         f"studies: {each}) | {np.mean([m['elo'] for m in met]):+.0f} | "
                         f"{share(held, pool):.2f} |")
         held = np.mean([r["held_out_gain"]["difference"] for r in result["runs"]])
@@ -181,7 +181,7 @@ def grid(results: list) -> str:
         means = [np.mean([run["unseen"][style]["difference"] for run in r["runs"]]) if style in r.get("unseen", [])
                  else None for r in results]
         met = [m for m in means if m is not None]
-        rows.append(f"| {style} (no study met it; the mean of the run's studies) | "
+        rows.append(f"| {style} (no trial met it; the mean of the run's studies) | "
                     + " | ".join(f"{m:+.1%}" if m is not None else "-" for m in means) + f" | {np.mean(met):+.1%} |")
     held = [np.mean([run["held_out_gain"]["difference"] for run in r["runs"]]) for r in results]
     pool = [np.mean([run["in_pool"]["difference"] for run in r["runs"]]) for r in results]
@@ -205,9 +205,9 @@ def main() -> int:
                              "(default: the quickstart's held-out styles, search and mcts)")
     parser.add_argument("--held-out", nargs="+", default=[], metavar="STYLE",
                         help="leave out only these styles of the panel, one study each (default: every style)")
-    parser.add_argument("--choose-on-unseen", action="store_true",
+    parser.add_argument("--choose-on-unseen", action=argparse.BooleanOptionalAction, default=True,
                         help="the unseen styles join every study's finals as its held_out_opponents, as the "
-                             "quickstart's search and mcts do (no trial meets them)")
+                             "quickstart's search and mcts do (no trial meets them; default: yes)")
     parser.add_argument("--sigma", type=float, default=0.05, help="CMA-ES's first step, a share of each range")
     parser.add_argument("--fix", nargs="+", default=[], metavar="NAME=VALUE",
                         help="parameters held at a value (the study's [search] table), e.g. to try a bot without "

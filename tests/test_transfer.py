@@ -116,7 +116,7 @@ def leave_one_out_study(tmp_path, held: str):
     transfer = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(transfer)
     pool = [style for style in transfer.STYLES if transfer.point(style) != held]
-    text = transfer.study_text("loo", "heuristic", pool, "min-gain", 10, 8, 7, 0.05, {})
+    text = transfer.study_text("loo", "heuristic", pool, "min-gain", 10, 8, 7, 0.05, {}, transfer.UNSEEN)
     path = tmp_path / "loo.toml"
     path.write_text(text)
     return read_study_file(path)
@@ -128,6 +128,7 @@ def test_the_leave_one_out_study_is_the_quickstart_s_without_the_held_out_style(
     study = leave_one_out_study(tmp_path, held)
     assert study.opponents == [o for o in quickstart.opponents if not o.startswith(held)]
     assert study.validation_opponents == [o for o in quickstart.validation_opponents if o != held]
+    assert study.held_out_opponents == quickstart.held_out_opponents
     assert study.objectives == quickstart.objectives and study.hall_of_fame == quickstart.hall_of_fame
 
 
