@@ -125,6 +125,11 @@ def leave_one_out(args) -> dict:
             "styles": args.styles, "unseen": args.unseen, "versions": versions(), "runs": runs}
 
 
+def mean_gain(runs: list, gain) -> float:
+    """The mean over a run's studies of one gain's paired difference (`gain`: a study's row -> that gain)."""
+    return float(np.mean([gain(run)["difference"] for run in runs]))
+
+
 def share(held: float, pool: float) -> float:
     """The held-out gain as a share of the in-pool gain (undefined without an in-pool gain)."""
     return held / pool if pool > 0 else float("nan")
@@ -137,23 +142,21 @@ def table(results: list) -> str:
         spread = "spread pool" if any("~" in s for s in result["styles"]) else "point pool"
         fixed = f", {' '.join(result['fixed'])}" if result.get("fixed") else ""
         label = f"{result['bot']}{fixed}, {result['objective']}, {spread}, seed {result['study_seed']}"
-        ratios = []
         for run in result["runs"]:
             pool, held = run["in_pool"], run["held_out_gain"]
             ratio = share(held["difference"], pool["difference"])
-            ratios.append(ratio)
             rows.append(f"| {label} | {run['held_out']} | {pool['difference']:+.1%} ({pool['elo']:+.0f}) | "
                         f"{held['difference']:+.1%} ({held['ci'][0]:+.1%} {held['ci'][1]:+.1%}) | "
                         f"{held['elo']:+.0f} | {ratio:.2f} |")
-        pool = np.mean([r["in_pool"]["difference"] for r in result["runs"]])
+        pool = mean_gain(result["runs"], lambda run: run["in_pool"])
         for style in result.get("unseen", []):
             met = [r["unseen"][style] for r in result["runs"]]
-            held = np.mean([m["difference"] for m in met])
+            held = mean_gain(result["runs"], lambda run: run["unseen"][style])
             each = ", ".join(f"{m['difference']:+.1%}" for m in met)
             rows.append(f"| {label} | {style} (no trial met it) | {pool:+.1%} | {held:+.1%} (the {len(met)} "
                         f"studies: {each}) | {np.mean([m['elo'] for m in met]):+.0f} | "
                         f"{share(held, pool):.2f} |")
-        held = np.mean([r["held_out_gain"]["difference"] for r in result["runs"]])
+        held = mean_gain(result["runs"], lambda run: run["held_out_gain"])
         elo = np.mean([r["held_out_gain"]["elo"] for r in result["runs"]])
         rows.append(f"| {label} | **mean** of the left-out styles | {pool:+.1%} | {held:+.1%} | {elo:+.0f} | "
                     f"{share(held, pool):.2f} |")
@@ -178,13 +181,13 @@ def grid(results: list) -> str:
         met = [g["difference"] for g in gains if g]
         rows.append(f"| {style} | " + " | ".join(cell(g) if g else "-" for g in gains) + f" | {np.mean(met):+.1%} |")
     for style in dict.fromkeys(u for r in results for u in r.get("unseen", [])):
-        means = [np.mean([run["unseen"][style]["difference"] for run in r["runs"]]) if style in r.get("unseen", [])
-                 else None for r in results]
+        means = [mean_gain(r["runs"], lambda run: run["unseen"][style]) if style in r.get("unseen", []) else None
+                 for r in results]
         met = [m for m in means if m is not None]
         rows.append(f"| {style} (no trial met it; the mean of the run's studies) | "
                     + " | ".join(f"{m:+.1%}" if m is not None else "-" for m in means) + f" | {np.mean(met):+.1%} |")
-    held = [np.mean([run["held_out_gain"]["difference"] for run in r["runs"]]) for r in results]
-    pool = [np.mean([run["in_pool"]["difference"] for run in r["runs"]]) for r in results]
+    held = [mean_gain(r["runs"], lambda run: run["held_out_gain"]) for r in results]
+    pool = [mean_gain(r["runs"], lambda run: run["in_pool"]) for r in results]
     rows.append("| mean held out / in pool | " + " | ".join(f"{h:+.1%} / {p:+.1%}" for h, p in zip(held, pool))
                 + f" | {np.mean(held):+.1%} / {np.mean(pool):+.1%} |")
     gains = [run["held_out_gain"] for r in results for run in r["runs"]]

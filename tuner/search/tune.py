@@ -170,7 +170,7 @@ def print_export_hint(config: StudyConfig) -> None:
     if config.program is not None:
         print(f"export it: tuner export {config.path} -o {config.path.stem}-best.json  (or --template SOURCE -o OUT)")
     else:
-        suffix = ".py" if "python" in plugin(config.bot).languages else ".cpp"
+        suffix = ".py" if plugin(config.bot).exports_in("python") else ".cpp"
         print(f"export it: tuner export {config.path} -o bots/tuned/{config.path.stem}{suffix}")
 
 
