@@ -19,9 +19,9 @@ from optuna.trial import FrozenTrial, TrialState
 from tests.conftest import frame_starts, write_study
 from tuner.cli import main as tuner_main
 from tuner.errors import UserError
+from tuner.optuna_internals import journal_backend, trial_id
 from tuner.search.heartbeat import Heartbeats
 from tuner.storage import compact, save_snapshot, snapshots
-from tuner.storage._optuna_compat import journal_backend, trial_id
 from tuner.storage.compact import MAGIC, CompactJournalFile, export_plain, import_plain
 from tuner.storage.journal import HEARTBEAT_ATTR, DamagedJournal, HeartbeatJournalStorage
 from tuner.storage.open import Heartbeat, open_storage

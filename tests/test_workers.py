@@ -73,8 +73,8 @@ def test_three_workers_on_a_journal_file(tmp_path):
 def test_a_batch_asks_the_retried_trials_first_then_new_samples_each_named_by_its_worker(tmp_path):
     import optuna
 
+    from tuner.search.cmaes_sampler import BatchCmaEsSampler
     from tuner.search.workers import ask_batch
-    from tuner.storage._optuna_compat import BatchCmaEsSampler
 
     space = {"x": optuna.distributions.FloatDistribution(0.0, 1.0)}
     storage = optuna.storages.JournalStorage(optuna.storages.journal.JournalFileBackend(str(tmp_path / "j")))

@@ -32,8 +32,20 @@ def source_digest() -> str:
     return digest_of(SOURCE_PACKAGES)
 
 
+@lru_cache(maxsize=1)
+def cpu() -> str:
+    """The machine's architecture and the SIMD extensions NumPy found beyond its baseline. A CMA-ES or random study
+    does not depend on them (the same study on every machine: `tuner.search.portable_cma`); Optuna's TPE and
+    NSGA-II samplers compute with NumPy's exp and log, whose AVX-512 versions round differently."""
+    import numpy as np
+
+    found = np.show_config(mode="dicts").get("SIMD Extensions", {}).get("found", [])
+    return " ".join([platform.machine(), *found])
+
+
 def versions() -> dict:
-    out = {"photosynthesis-tuner": package_version(), "source": source_digest(), "python": platform.python_version()}
+    out = {"photosynthesis-tuner": package_version(), "source": source_digest(), "python": platform.python_version(),
+           "cpu": cpu()}
     for name in LIBRARIES:
         try:
             out[name] = metadata.version(name)

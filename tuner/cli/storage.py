@@ -105,8 +105,8 @@ def run_import_plain(args) -> int:
 
 
 def run_info(args) -> int:
+    from tuner.optuna_internals import journal_backend
     from tuner.storage import open_storage, snapshots
-    from tuner.storage._optuna_compat import journal_backend
     from tuner.storage.compact import file_kind
 
     config, path = _journal_of(args)

@@ -35,8 +35,8 @@ from bots.paramfile import now_iso
 from tuner.measure.gauntlet import Gauntlet, run_gauntlet
 from tuner.measure.runner import GameRunner, evaluate, pair_points
 from tuner.measure.seeds import game_seeds
+from tuner.search.cmaes_sampler import cmaes_mean
 from tuner.search.race import soft_minimum
-from tuner.storage._optuna_compat import cmaes_mean
 from tuner.study.botnames import study_bot
 from tuner.study.bots import trial_params, validation_key
 from tuner.study.file import StudyConfig

@@ -37,10 +37,10 @@ from tuner.errors import UserError
 from tuner.measure.runner import GameRunner, PendingUnits, pair_points
 from tuner.measure.seeds import MASK64
 from tuner.measure.stats import opponent_mean, tally
+from tuner.optuna_internals import tell
 from tuner.search.interrupt import StopFlag
 from tuner.search.pool import Opponent, OpponentPool
 from tuner.search.race import Race
-from tuner.storage._optuna_compat import tell
 from tuner.study.file import StudyConfig
 from tuner.study.ranking import ranked_trials, trial_rank_value
 from tuner.study.records import OpponentResult, TrialRecord

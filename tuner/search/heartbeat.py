@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import threading
 
-from tuner.storage._optuna_compat import trial_id
+from tuner.optuna_internals import trial_id
 
 
 class Heartbeats:

@@ -35,6 +35,8 @@ from typing import Optional
 
 import numpy as np
 
+from tuner.search import portable_math
+
 GROWTH = 1.5
 BELOW_BEST = 1e-6  # a dropped candidate's estimate stays at least this far below the best survivor
 
@@ -85,11 +87,13 @@ def soft_minimum(gains: np.ndarray, softness: float) -> float:
 
 
 def soft_minima(gains: np.ndarray, softness: float) -> np.ndarray:
-    """`soft_minimum` of each row of gains (rows, opponents)."""
+    """`soft_minimum` of each row of gains (rows, opponents), with exp and log whose bits do not depend on the
+    CPU (NumPy's have AVX-512 versions): a trial's score, and so the study, is the same on every machine."""
     worst = gains.min(axis=-1)
     if softness <= 0:
         return worst
-    return worst - softness * np.log(np.mean(np.exp(-(gains - worst[..., None]) / softness), axis=-1))
+    return worst - softness * portable_math.log(np.mean(portable_math.exp(-(gains - worst[..., None]) / softness),
+                                                        axis=-1))
 
 
 BOOTSTRAP = 400  # resamples of the min-gain race's test

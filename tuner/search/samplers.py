@@ -7,7 +7,7 @@ import warnings
 import optuna
 
 from tuner.measure.seeds import MASK64, splitmix64
-from tuner.storage._optuna_compat import BatchCmaEsSampler
+from tuner.search.cmaes_sampler import BatchCmaEsSampler
 from tuner.study.file import StudyConfig
 
 HALL_OF_FAME_REFRESH = 10  # tpe, random: trials between two refreshes of the hall of fame

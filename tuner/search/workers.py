@@ -36,9 +36,9 @@ import optuna
 from optuna.exceptions import UpdateFinishedTrialError
 from optuna.trial import TrialState
 
+from tuner.search.cmaes_sampler import BatchCmaEsSampler
 from tuner.search.heartbeat import Heartbeats
 from tuner.search.interrupt import Interrupted, StopFlag
-from tuner.storage._optuna_compat import BatchCmaEsSampler
 from tuner.storage.journal import synced_once
 from tuner.storage.lock import StudyLock
 from tuner.storage.retry import RetryTrial

@@ -1,6 +1,6 @@
 """Where studies live: storage URLs, Optuna storages (compact or plain journal files with heartbeats and
 snapshots, RDB, Redis), the study lock, retries of dead workers' trials and the artifact store. Optuna's private
-parts are used in `_optuna_compat` only."""
+parts come from `tuner.optuna_internals`."""
 from tuner.storage.artifacts import artifact_file_name, trial_artifacts, upload_bot, upload_text
 from tuner.storage.compact import save_snapshot
 from tuner.storage.lock import StudyLock, study_lock

@@ -55,14 +55,14 @@ from typing import Any, BinaryIO, Optional
 from optuna.storages.journal import BaseJournalBackend
 
 from engine.files import replaced_atomically
-from tuner.storage import snapshots
-from tuner.storage._optuna_compat import (
+from tuner.optuna_internals import (
     BaseJournalSnapshot,
     JournalOperation,
     journal_backend,
     set_snapshot_interval,
     snapshot_journal_storage,
 )
+from tuner.storage import snapshots
 from tuner.storage.journal import DamagedJournal, DurableRecords
 
 try:

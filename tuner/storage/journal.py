@@ -35,7 +35,7 @@ from optuna.storages.journal import JournalFileBackend, JournalFileSymlinkLock
 from optuna.trial import TrialState
 
 from tuner.errors import UserError
-from tuner.storage._optuna_compat import (
+from tuner.optuna_internals import (
     DURABLE_OPERATIONS,
     BaseHeartbeat,
     BaseJournalFileLock,

@@ -27,8 +27,7 @@ from optuna.storages.journal import JournalRedisBackend
 from optuna.trial import TrialState
 
 from tuner.errors import UserError
-from tuner.storage import snapshots
-from tuner.storage._optuna_compat import (
+from tuner.optuna_internals import (
     STALE_TRIAL_IDS,
     cache_journal_distributions,
     rdb_heartbeat_callback_argument,
@@ -36,6 +35,7 @@ from tuner.storage._optuna_compat import (
     rdb_session,
     redis_client,
 )
+from tuner.storage import snapshots
 from tuner.storage.compact import CompactJournalFile, enable_periodic_snapshots, file_kind, not_a_journal, save_snapshot
 from tuner.storage.journal import DamagedJournal, HeartbeatJournalStorage, TrialSyncedJournalFile, check_journal_file
 from tuner.storage.lock import creation_lock

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import copy
 
-from tuner.storage._optuna_compat import CMA_STATE_KEY_MARKERS, RetryCallback
+from tuner.optuna_internals import CMA_STATE_KEY_MARKERS, RetryCallback
 from tuner.storage.journal import HEARTBEAT_ATTR
 
 MAX_RETRY = 3

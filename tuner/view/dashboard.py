@@ -37,8 +37,8 @@ from optuna.storages import BaseStorage
 from optuna.trial import FrozenTrial, TrialState
 
 from tuner.errors import UserError
+from tuner.optuna_internals import trial_id
 from tuner.storage import open_artifact_store
-from tuner.storage._optuna_compat import trial_id
 from tuner.study.bots import load_existing_study
 from tuner.study.file import StudyConfig
 from tuner.study.ranking import ranked_trials

@@ -1,4 +1,4 @@
-"""Every private part of Optuna that tuner/storage/_optuna_compat.py relies on still exists in the installed Optuna:
+"""Every private part of Optuna that tuner/optuna_internals.py relies on still exists in the installed Optuna:
 an Optuna upgrade that removes or renames one fails here, by name, instead of in the middle of a study."""
 from __future__ import annotations
 
@@ -7,7 +7,8 @@ import inspect
 import optuna
 import pytest
 
-from tuner.storage import _optuna_compat as compat
+from tuner import optuna_internals as internals
+from tuner.search.cmaes_sampler import BatchCmaEsSampler, cmaes_mean
 
 pytestmark = pytest.mark.filterwarnings("ignore::optuna.exceptions.ExperimentalWarning")
 
@@ -15,8 +16,8 @@ pytestmark = pytest.mark.filterwarnings("ignore::optuna.exceptions.ExperimentalW
 @pytest.fixture
 def journal_study(tmp_path):
     storage = optuna.storages.JournalStorage(
-        optuna.storages.journal.JournalFileBackend(str(tmp_path / "compat.journal")))
-    sampler = compat.BatchCmaEsSampler(seed=1, popsize=4, warn_independent_sampling=False)
+        optuna.storages.journal.JournalFileBackend(str(tmp_path / "internals.journal")))
+    sampler = BatchCmaEsSampler(seed=1, popsize=4, warn_independent_sampling=False)
     study = optuna.create_study(storage=storage, sampler=sampler, direction="maximize")
     return storage, sampler, study
 
@@ -33,43 +34,43 @@ def test_a_tell_without_the_copy_tells_as_optuna_does(journal_study):
     _, _, study = journal_study
     trial = study.ask({"x": optuna.distributions.FloatDistribution(0.0, 1.0)})
     trial.report(0.25, 3)
-    compat.tell(study, trial, state=optuna.trial.TrialState.PRUNED)
-    compat.tell(study, study.ask(), 0.5)
+    internals.tell(study, trial, state=optuna.trial.TrialState.PRUNED)
+    internals.tell(study, study.ask(), 0.5)
     assert [(t.state.name, t.value) for t in study.trials] == [("PRUNED", 0.25), ("COMPLETE", 0.5)]
 
 
 def test_the_stale_trial_method_is_the_one_heartbeat_storages_implement():
-    assert compat.STALE_TRIAL_IDS in compat.BaseHeartbeat.__abstractmethods__
-    assert callable(getattr(optuna.storages.RDBStorage, compat.STALE_TRIAL_IDS))
+    assert internals.STALE_TRIAL_IDS in internals.BaseHeartbeat.__abstractmethods__
+    assert callable(getattr(optuna.storages.RDBStorage, internals.STALE_TRIAL_IDS))
 
 
 def test_journal_internals_the_snapshots_and_the_replay_cache_use(journal_study):
     storage, _, study = journal_study
     _run_generations(study, 1)
-    assert isinstance(compat.journal_backend(storage), optuna.storages.journal.JournalFileBackend)
-    assert isinstance(compat.journal_storage_module.SNAPSHOT_INTERVAL, int)
-    compat.cache_journal_distributions()
-    assert hasattr(compat.journal_storage_module.json_to_distribution, "cache_info")
-    assert hasattr(compat.journal_storage_module.distribution_to_json, "cache_info")
+    assert isinstance(internals.journal_backend(storage), optuna.storages.journal.JournalFileBackend)
+    assert isinstance(internals.journal_storage_module.SNAPSHOT_INTERVAL, int)
+    internals.cache_journal_distributions()
+    assert hasattr(internals.journal_storage_module.json_to_distribution, "cache_info")
+    assert hasattr(internals.journal_storage_module.distribution_to_json, "cache_info")
     for name in ("_thread_lock", "_sync_with_backend", "_replay_result"):
         assert hasattr(storage, name), f"JournalStorage.{name}"
-    assert compat.trial_id(study.trials[0]) == study.trials[0]._trial_id
-    assert {op.name for op in compat.DURABLE_OPERATIONS} == {"CREATE_STUDY", "SET_TRIAL_STATE_VALUES"}
+    assert internals.trial_id(study.trials[0]) == study.trials[0]._trial_id
+    assert {op.name for op in internals.DURABLE_OPERATIONS} == {"CREATE_STUDY", "SET_TRIAL_STATE_VALUES"}
 
 
 def test_cma_es_keeps_its_optimizer_where_the_markers_say_and_has_a_mean(journal_study):
     _, sampler, study = journal_study
     _run_generations(study)
     keys = [key for trial in study.trials for key in trial.system_attrs]
-    assert any(marker in key for key in keys for marker in compat.CMA_STATE_KEY_MARKERS)
-    mean = compat.cmaes_mean(sampler, study)
+    assert any(marker in key for key in keys for marker in internals.CMA_STATE_KEY_MARKERS)
+    mean = cmaes_mean(sampler, study)
     assert set(mean) == {"x", "y"} and 0.0 <= mean["x"] <= 1.0 and isinstance(mean["y"], int)
 
 
 def test_rdb_and_redis_internals():
-    models = compat.rdb_models()
+    models = internals.rdb_models()
     assert hasattr(models, "TrialModel") and hasattr(models, "TrialHeartbeatModel")
-    assert compat.rdb_heartbeat_callback_argument() in inspect.signature(optuna.storages.RDBStorage).parameters
+    assert internals.rdb_heartbeat_callback_argument() in inspect.signature(optuna.storages.RDBStorage).parameters
     assert "self._redis" in inspect.getsource(optuna.storages.journal.JournalRedisBackend)
 
 
@@ -83,7 +84,7 @@ def test_a_worker_asks_from_the_generation_a_running_trial_stored_without_storin
              "y": optuna.distributions.IntDistribution(0, 10)}
 
     def worker():
-        sampler = compat.BatchCmaEsSampler(search_space=space, seed=1, popsize=4, warn_independent_sampling=False)
+        sampler = BatchCmaEsSampler(search_space=space, seed=1, popsize=4, warn_independent_sampling=False)
         return optuna.create_study(study_name="s", storage=storage, sampler=sampler, direction="maximize",
                                    load_if_exists=True)
 
@@ -104,7 +105,7 @@ def test_a_worker_asks_from_the_generation_a_running_trial_stored_without_storin
 
 def _cma_study(path, name: str):
     storage = optuna.storages.JournalStorage(optuna.storages.journal.JournalFileBackend(str(path)))
-    sampler = compat.BatchCmaEsSampler(search_space=SPACE, seed=7, popsize=4, with_margin=True,
+    sampler = BatchCmaEsSampler(search_space=SPACE, seed=7, popsize=4, with_margin=True,
                                        warn_independent_sampling=False)
     return optuna.create_study(study_name=name, storage=storage, sampler=sampler, direction="maximize")
 
@@ -115,7 +116,7 @@ SPACE = {"x": optuna.distributions.FloatDistribution(0.0, 1.0),
 
 
 def _without_optimizer(trial) -> dict:
-    return {k: v for k, v in trial.system_attrs.items() if not any(m in k for m in compat.CMA_STATE_KEY_MARKERS)}
+    return {k: v for k, v in trial.system_attrs.items() if not any(m in k for m in internals.CMA_STATE_KEY_MARKERS)}
 
 
 def _records(path) -> int:
