@@ -26,10 +26,10 @@ from typing import Optional
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bots.contract.names import parse_bot  # noqa: E402
 from bots.export import export_bot, exportable_for  # noqa: E402
 from bots.export_cpp import policy_cpp  # noqa: E402
-from bots.names import parse_bot  # noqa: E402
-from bots.player import player_for  # noqa: E402
+from bots.running.player import player_for  # noqa: E402
 from engine.players import ProgramPlayer, TimeLimits  # noqa: E402
 from engine.referee import play_game  # noqa: E402
 

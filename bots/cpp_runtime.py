@@ -57,7 +57,7 @@ template <class A, class B> static inline typename std::common_type<A, B>::type 
 }
 template <class A> static inline A py_abs(A a) { return a < 0 ? -a : a; }
 
-// A search's budget (bots/budget.py): the count of work in the engine; with a time limit, the move's deadline.
+// A search's budget (bots/contract/budget.py): the count of work in the engine; with a time limit, the move's deadline.
 static std::chrono::steady_clock::time_point DEADLINE;
 static inline bool within_budget(int64_t count) {
     if (TIME_MS > 0) return std::chrono::steady_clock::now() < DEADLINE;

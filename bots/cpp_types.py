@@ -3,7 +3,7 @@
 Each function of a walked program is typed by Numba's own front end and type inference (no code generation) for
 each signature it is called with, starting from the entry's. The result gives every variable's type (unified
 over its SSA versions, as one C++ variable holds them all), the return type and the functions it calls with
-their signatures. The records the code reads (`engine/records.py`, `bots/seat.py`) become C++ structs written
+their signatures. The records the code reads (`engine/records.py`, `bots/contract/seat.py`) become C++ structs written
 from their numpy dtypes.
 """
 from __future__ import annotations
@@ -22,7 +22,7 @@ from numba.core.errors import NumbaError
 from numba.core.registry import cpu_target
 from numba.core.typed_passes import NopythonTypeInference
 
-from bots.seat import SEAT_DTYPE
+from bots.contract.seat import SEAT_DTYPE
 from bots.transpile import Function, TranspileError
 from engine.records import MAP_DTYPE, STATE_DTYPE
 
@@ -176,7 +176,7 @@ def structs_source() -> str:
 
 def entry_args() -> tuple:
     """The Numba types a policy is called with: `policy(mp, s, p, seat)` on records, p an int64."""
-    from bots.seat import new_seat_array
+    from bots.contract.seat import new_seat_array
     from engine.records import new_map_array, new_state_array
 
     return (typeof(new_map_array()[0]), typeof(new_state_array()[0]), types.int64, typeof(new_seat_array()[0]))

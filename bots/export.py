@@ -12,10 +12,10 @@ import functools
 from pathlib import Path
 from typing import Optional
 
+from bots.contract.names import Bot
 from bots.emit_python import transpile
 from bots.export_cpp import cpp_source, policy_cpp
 from bots.languages import LANGUAGES
-from bots.names import Bot
 from bots.registry import REGISTERED, plugin
 from engine import rules
 from engine.files import write_atomically

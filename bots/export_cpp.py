@@ -5,9 +5,9 @@ protocol adapter (`bots/cpp_runtime.py`), and the policy with everything it call
 the code the engine compiles (`bots/emit_cpp.py`). It reads the league from its first turn and never answers an
 action outside the possible-moves list, as the Python export does.
 
-A search bot (one whose policy asks `bots.budget.within_budget`) spends the same budget as in the engine and plays
-the same game; with a time limit (`time_ms`), it spends a wall-clock budget per move instead: `time_ms` on each
-turn, ten times that on the first (CodinGame allows 100 ms and 1,000 ms).
+A search bot (one whose policy asks `bots.contract.budget.within_budget`) spends the same budget as in the engine
+and plays the same game; with a time limit (`time_ms`), it spends a wall-clock budget per move instead: `time_ms` on
+each turn, ten times that on the first (CodinGame allows 100 ms and 1,000 ms).
 """
 from __future__ import annotations
 

@@ -30,7 +30,7 @@ import numpy as np
 from numba.core.registry import CPUDispatcher
 from numba.extending import _Intrinsic
 
-from bots.budget import within_budget
+from bots.contract.budget import within_budget
 from engine import jit
 
 INTRINSICS = {"popcount": jit.popcount_py, "lowest_bit": jit.lowest_bit_py}  # name: its pure-Python version

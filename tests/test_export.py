@@ -10,9 +10,9 @@ import sys
 
 import pytest
 
-from bots.dispatch import decide
+from bots.contract.names import parse_bot
 from bots.export import CODINGAME_LIMIT, export_bot
-from bots.names import parse_bot
+from bots.running.dispatch import decide
 from engine.game import Game
 from engine.protocol import format_move
 from engine.replay import read_records
@@ -56,8 +56,8 @@ def compare_on_recorded_games(bot_name, exported, files):
 
 def tuned_params_file(directory):
     """A heuristic parameter file away from the defaults: each value moved a third of the way to a bound."""
+    from bots.contract.paramfile import ParamFile, write_param_file
     from bots.heuristic.schema import SCHEMA
-    from bots.paramfile import ParamFile, write_param_file
 
     values = {}
     for i, p in enumerate(SCHEMA):

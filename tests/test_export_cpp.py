@@ -19,12 +19,13 @@ import numpy as np
 import pytest
 
 from bots import cpp_runtime
-from bots.dispatch import decide
+from bots.contract.names import parse_bot
 from bots.emit_cpp import cpp_program
 from bots.export import CODINGAME_LIMIT, export_bot
 from bots.export_cpp import policy_cpp
-from bots.names import parse_bot
 from bots.registry import REGISTERED, plugin, schema_for
+from bots.running.dispatch import decide
+from bots.running.player import player_for
 from bots.transpile import TranspileError
 from engine.game import Game
 from engine.jit import hot
@@ -151,7 +152,7 @@ def test_every_cpp_export_compiles_without_a_warning_and_is_standalone(cpp_expor
 
 
 def engine_player(bot: str, league: int):
-    return parse_bot(bot, league).player()
+    return player_for(parse_bot(bot, league))
 
 
 def outputs(report, p: int) -> list:
@@ -164,7 +165,7 @@ def test_cpp_export_plays_game_for_game_like_the_engine(cpp_exports, bot, league
     """Through the referee, on both sides: the same answer at every turn, the same scores, no refused action."""
     export = cpp_exports[bot]
     for seed, side in ((11, 0), (12, 1)):
-        players = [engine_player("heuristic", league), parse_bot(export.program, league).player()]
+        players = [engine_player("heuristic", league), player_for(parse_bot(export.program, league))]
         engine = [engine_player("heuristic", league), engine_player(export.bot, league)]
         if side == 0:
             players.reverse()
@@ -321,8 +322,8 @@ def test_a_timed_search_keeps_codingames_time_limits_over_100_games(cpp_exports)
             if disqualified is None:
                 continue
             assert disqualified["slow"], (name, result.seed, disqualified)
-            players = [parse_bot(name).player()]
-            players.insert(result.a_side, parse_bot(export.program).player())
+            players = [player_for(parse_bot(name))]
+            players.insert(result.a_side, player_for(parse_bot(export.program)))
             again = play_game(result.seed, 3, players, limits, records=False)
             assert again.disqualifications == [], (name, result.seed, disqualified, again.disqualifications)
 

@@ -4,7 +4,7 @@
   imports only the ones below it (base modules < storage < measure < study < view < search < cli), so the
   command line only calls into the rest;
 - no import circle between the project's modules (strongly connected components of the import graph);
-- the compiled dispatch `bots/dispatch.py` is the one the registry generates.
+- the compiled dispatch `bots/running/dispatch.py` is the one the registry generates.
 """
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from bots.generate import dispatch_source
+from bots.running.generate import dispatch_source
 from tests.conftest import ROOT
 
 PACKAGES = ("engine", "bots", "tuner")
@@ -108,7 +108,7 @@ def test_the_circle_check_finds_a_circle():
 
 
 @pytest.mark.parametrize("module, imported, upward", [
-    ("engine.rules", "bots.dispatch", True), ("bots.names", "tuner.study.bots", True),
+    ("engine.rules", "bots.running.dispatch", True), ("bots.contract.names", "tuner.study.bots", True),
     ("tuner.study.bots", "tuner.search.pool", True), ("tuner.cli.tune", "tuner.search.tune", False),
     ("tuner.view.report", "tuner.search.tune", True), ("tuner.search.artifacts", "tuner.view", False),
     ("tuner.measure.matches", "engine.referee", False), ("tuner.storage.open", "tuner.errors", False),
@@ -118,5 +118,5 @@ def test_the_layer_order(module, imported, upward):
 
 
 def test_the_compiled_dispatch_is_generated_from_the_registry():
-    assert (ROOT / "bots" / "dispatch.py").read_text(encoding="utf-8") == dispatch_source(), \
-        "bots/dispatch.py is out of date: run python -m bots.generate"
+    assert (ROOT / "bots" / "running" / "dispatch.py").read_text(encoding="utf-8") == dispatch_source(), \
+        "bots/running/dispatch.py is out of date: run python -m bots.running.generate"

@@ -11,9 +11,9 @@ import tomllib
 
 import pytest
 
-from bots.names import parse_bot
-from bots.player import player_for
-from bots.schema import Param, ParamError
+from bots.contract.names import parse_bot
+from bots.contract.schema import Param, ParamError
+from bots.running.player import player_for
 from engine.players import ProgramPlayer, TimeLimits
 from engine.referee import play_game
 from tests.conftest import ROOT, run_tuner

@@ -7,7 +7,7 @@ import time
 import numpy as np
 import pytest
 
-from bots.names import parse_bot
+from bots.contract.names import parse_bot
 from tuner.measure.gauntlet import paired_difference, run_gauntlet
 from tuner.measure.runner import GameRunner, pair_points
 from tuner.measure.seeds import game_seeds

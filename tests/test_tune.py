@@ -221,7 +221,7 @@ def test_a_second_ctrl_c_cuts_the_games_but_never_a_storage_write_among_them():
 def test_a_second_ctrl_c_held_while_trials_are_asked_stops_the_games_already_started():
     """With two threads a batch's first games start while its next trials are asked, where a second Ctrl-C is
     held: it cuts as the games are waited for, and the games not begun are cancelled, none left playing."""
-    from bots.names import parse_bot
+    from bots.contract.names import parse_bot
     from tuner.measure.runner import GameRunner
     from tuner.search.generation import BatchPlayer, StartedBlock
     from tuner.search.interrupt import StopFlag

@@ -2,7 +2,7 @@
 GROW the largest affordable size, else SEED where it is free and not next to its own trees, else WAIT."""
 from __future__ import annotations
 
-from bots.cells import richest, spread
+from bots.shared.cells import richest, spread
 from engine import rules
 from engine.geometry import CELLS, DISTANCE
 from engine.jit import hot, lowest_bit, popcount

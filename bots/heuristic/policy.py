@@ -22,9 +22,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from bots.cells import richest, spread
 from bots.heuristic.schema import KNOTS, SCHEMA
-from bots.sunlight import LINES, grow_income, income_change
+from bots.shared.cells import richest, spread
+from bots.shared.sunlight import LINES, grow_income, income_change
 from engine import rules
 from engine.geometry import CELLS, WITHIN
 from engine.jit import hot, kernel, lowest_bit, popcount

@@ -13,9 +13,9 @@ Written in the portable subset of `bots/transpile.py`; the player p is only an i
 """
 from __future__ import annotations
 
-from bots.cells import reach_of, richest, spread
-from bots.growth import best_grow
 from bots.rush.schema import SCHEMA
+from bots.shared.cells import reach_of, richest, spread
+from bots.shared.growth import best_grow
 from engine import rules
 from engine.geometry import CELLS, WITHIN
 from engine.jit import hot, kernel, lowest_bit, popcount

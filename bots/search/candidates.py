@@ -11,8 +11,8 @@ from the smallest ready tree that reaches it.
 """
 from __future__ import annotations
 
-from bots.cells import spread
 from bots.search.simulate import base_move
+from bots.shared.cells import spread
 from engine import rules
 from engine.geometry import CELLS, WITHIN
 from engine.jit import hot, kernel, lowest_bit, popcount

@@ -14,10 +14,10 @@ Written in the portable subset of `bots/transpile.py`; the player p is only an i
 """
 from __future__ import annotations
 
-from bots.cells import reach_of, richest, spread
-from bots.growth import best_grow
 from bots.seeder.schema import SCHEMA
-from bots.sunlight import LINES
+from bots.shared.cells import reach_of, richest, spread
+from bots.shared.growth import best_grow
+from bots.shared.sunlight import LINES
 from engine import rules
 from engine.geometry import CELLS, WITHIN
 from engine.jit import hot, kernel, lowest_bit, popcount

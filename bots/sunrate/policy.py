@@ -2,7 +2,7 @@
 
 Scores are in sun points. The projected change in daily sun income of a move is its average over the sun
 directions of the next `horizon` days, the other trees as they are: the tree's own yield, and the shadows it
-newly casts on (or lifts from) its own and the opponent's trees (`bots.sunlight.income_change`).
+newly casts on (or lifts from) its own and the opponent's trees (`bots.shared.sunlight.income_change`).
 
   GROW      that daily change counted for `grow_days` days (at most the days left), plus a share of the
             points a COMPLETE of the tree would earn (nutrients + richness bonus) while it still has the days
@@ -19,8 +19,8 @@ Written in the portable subset of `bots/transpile.py`; the player p is only an i
 """
 from __future__ import annotations
 
-from bots.cells import spread
-from bots.sunlight import LINES, income_change
+from bots.shared.cells import spread
+from bots.shared.sunlight import LINES, income_change
 from bots.sunrate.schema import SCHEMA
 from engine import rules
 from engine.geometry import CELLS, WITHIN

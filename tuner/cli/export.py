@@ -46,8 +46,10 @@ def register(commands) -> None:
 
 def _resolve(args):
     """The bot to export, its league and a description of where it came from."""
-    from bots.paramfile import read_param_file  # loaded when the command runs (tuner/cli/__init__.py), as below
-    from bots.schema import ParamError
+    from bots.contract.paramfile import (
+        read_param_file,  # loaded when the command runs (tuner/cli/__init__.py), as below
+    )
+    from bots.contract.schema import ParamError
     from tuner.study.botnames import parse_bot_name
     from tuner.study.export import export_source_from_study
 
@@ -92,7 +94,7 @@ def export_template(study: Path, trial, template: Path, output: Path) -> str:
 def export_program_params(study: Path, trial, output: Path) -> dict:
     """`tuner export STUDY.toml [--trial N] -o FILE.json` for a program bot: the trial's values and where they
     came from (study, trial, win rates, dates) as JSON."""
-    from bots.paramfile import now_iso
+    from bots.contract.paramfile import now_iso
     from tuner.study.export import trial_values
     from tuner.study.template import write_program_params
 
@@ -110,10 +112,10 @@ def language(args) -> str:
 
 
 def run(args) -> int:
+    from bots.contract.names import BotSpecError
+    from bots.contract.paramfile import ParamFile, now_iso, write_param_file
+    from bots.contract.schema import ParamError
     from bots.export import ExportError, export_bot
-    from bots.names import BotSpecError
-    from bots.paramfile import ParamFile, now_iso, write_param_file
-    from bots.schema import ParamError
     from tuner.study.export import export_header
     from tuner.study.file import read_study_file
 

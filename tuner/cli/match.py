@@ -24,7 +24,7 @@ def register(commands) -> None:
 
 
 def run(args) -> int:
-    from bots.names import BotSpecError  # loaded when the command runs (tuner/cli/__init__.py), as below
+    from bots.contract.names import BotSpecError  # loaded when the command runs (tuner/cli/__init__.py), as below
     from engine.players import PlayerStartError, TimeLimits
     from tuner.cli.progress import games_bar
     from tuner.measure.matches import run_match

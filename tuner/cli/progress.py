@@ -28,9 +28,9 @@ def games_bar(total: int, what: str) -> Iterator[Optional[callable]]:
 
 
 def compile_engine_first() -> None:
-    """Compile what the engine lacks for these sources before a command plays (`bots.warmup`): a bar on a
+    """Compile what the engine lacks for these sources before a command plays (`bots.running.warmup`): a bar on a
     terminal, one line elsewhere, nothing when the cache has it all."""
-    from bots.warmup import CompileError, compile_engine  # loaded here: it imports Numba, which `tuner --help`
+    from bots.running.warmup import CompileError, compile_engine  # loaded here: it imports Numba, which `tuner --help`
     from tuner.errors import UserError  # need not
 
     bar: list = []

@@ -15,9 +15,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from bots.arena import DECISIONS, DRAW, RESULT_COLUMNS, SCORE0, SCORE1, TURNS, play_pairings, winners
-from bots.names import Bot, parse_bot
-from bots.seat import new_seat_array
+from bots.contract.names import Bot, parse_bot
+from bots.contract.seat import new_seat_array
+from bots.running.arena import DECISIONS, DRAW, RESULT_COLUMNS, SCORE0, SCORE1, TURNS, play_pairings, winners
 from engine.jit import kernel
 from engine.records import new_map_array, new_state_array
 from tuner.measure.pool import ProcessPool

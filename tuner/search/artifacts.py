@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import json
 
+from bots.contract.names import parse_bot
 from bots.export import ExportError, bot_source
-from bots.names import parse_bot
 from bots.registry import plugin
+from bots.running.player import player_for
 from engine.players import TimeLimits
 from engine.referee import play_game
 from tuner.storage import artifact_file_name, upload_text
@@ -33,7 +34,7 @@ def upload_new_best(store, trial, bot, baseline, league: int, header: list, stud
     except (ExportError, OSError) as error:
         problems.append(f"its bot file could not be written ({error})")
     try:
-        report = play_game(seed, league, [bot.player(), baseline.player()], limits)
+        report = play_game(seed, league, [player_for(bot), player_for(baseline)], limits)
         title = f"{study_name}: trial {trial.number} vs the baseline, seed {seed}"
         upload_text(store, trial, f"{base}-vs-baseline.html", render_replay(report.records, title), HTML)
     except Exception as error:  # a by-product: a program that cannot play a game is reported, not raised
@@ -46,4 +47,4 @@ def warm_up_replays(league: int, limits: TimeLimits) -> None:
     between in-engine bots. The first new best comes right after the study's first trial: compiled then, in a
     fresh install, it would hold the search up for about half a minute, its progress frozen."""
     greedy = parse_bot("greedy", league)
-    play_game(1, league, [greedy.player(), greedy.player()], limits)
+    play_game(1, league, [player_for(greedy), player_for(greedy)], limits)

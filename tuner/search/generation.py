@@ -31,8 +31,8 @@ from typing import Optional
 import numpy as np
 from optuna.trial import TrialState
 
-from bots.names import Bot
-from bots.paramfile import now_iso
+from bots.contract.names import Bot
+from bots.contract.paramfile import now_iso
 from tuner.errors import UserError
 from tuner.measure.runner import GameRunner, PendingUnits, pair_points
 from tuner.measure.seeds import MASK64

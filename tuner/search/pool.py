@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from optuna.trial import TrialState
 
-from bots.names import Bot
+from bots.contract.names import Bot
 from tuner.study.botnames import study_bot
 from tuner.study.file import HALL_OF_FAME, StudyConfig
 from tuner.study.ranking import ranked_trials

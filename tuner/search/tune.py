@@ -22,8 +22,8 @@ from typing import Optional
 import numpy as np
 import optuna
 
-from bots.names import PROGRAM_PREFIX, Bot
-from bots.paramfile import now_iso
+from bots.contract.names import PROGRAM_PREFIX, Bot
+from bots.contract.paramfile import now_iso
 from bots.registry import plugin
 from engine.players import TimeLimits
 from tuner.errors import UserError

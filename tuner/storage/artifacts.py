@@ -7,7 +7,7 @@ from pathlib import Path
 
 from optuna.artifacts import get_all_artifact_meta, upload_artifact
 
-from bots.names import Bot
+from bots.contract.names import Bot
 
 MIMETYPE = "text/x-python"
 

@@ -1,6 +1,6 @@
 """The bot a study tunes: a registered in-engine bot with a parameter schema (`bot = "heuristic"`), or a player's
 own program (`bot = "cmd:..."` with a `[parameters]` table, `tuner.study.program`). Both give the search space
-a schema and turn a parameter set into a ready-to-play `bots.names.Bot`."""
+a schema and turn a parameter set into a ready-to-play `bots.contract.names.Bot`."""
 from __future__ import annotations
 
 import hashlib
@@ -9,9 +9,9 @@ import tempfile
 from pathlib import Path
 from typing import Optional
 
-from bots.names import PROGRAM_PREFIX, Bot, bot_with_params
+from bots.contract.names import PROGRAM_PREFIX, Bot, bot_with_params
+from bots.contract.schema import Schema
 from bots.registry import schema_for
-from bots.schema import Schema
 from tuner.study.program import ProgramBot
 
 

@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
+from bots.contract.schema import ParamError
 from bots.registry import schema_for
-from bots.schema import ParamError
 from engine.files import write_atomically
 
 

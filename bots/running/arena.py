@@ -2,7 +2,7 @@
 
 The fast path skips what only a program needs: no input text, no possible-moves lists, no RNG after the map.
 The rules are the same compiled functions the text-protocol referee calls; each seat's policy is reached
-through the generated dispatch (`bots/dispatch.py`).
+through the generated dispatch (`bots/running/dispatch.py`).
 """
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from bots.dispatch import decide
-from bots.seat import start_seat
+from bots.contract.seat import start_seat
+from bots.running.dispatch import decide
 from engine import rules
 from engine.javarandom import seed_state
 from engine.jit import hot, kernel, popcount

@@ -2,7 +2,7 @@
 
 A bot lives in its own folder under `bots/` (its policy, its schema, its `PLUGIN`) and is registered by one
 line in `bots/registry.py`. Everything else is derived from the plug-in: the compiled dispatch the kernels call
-(`bots/dispatch.py`, generated), bot names (`NAME`, `NAME:ARG`), parameter files, the tuner's search space,
+(`bots/running/dispatch.py`, generated), bot names (`NAME`, `NAME:ARG`), parameter files, the tuner's search space,
 `tuner params --bot NAME` and the export.
 
 The policy is one compiled function `policy(mp, s, p, seat) -> (kind, a, b)`: the map record, the state record,
@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import NamedTuple, Optional
 
-from bots.schema import Schema
+from bots.contract.schema import Schema
 
 JAVA_LONG_MIN, JAVA_LONG_MAX = -(2**63), 2**63 - 1
 

@@ -17,7 +17,7 @@ from collections.abc import Iterable
 
 import numpy as np
 
-from bots.schema import Schema
+from bots.contract.schema import Schema
 from engine.javarandom import next31, seed_state
 from engine.jit import hot
 

@@ -5,8 +5,8 @@ from typing import Optional
 
 import numpy as np
 
-from bots.dispatch import decide_in
-from bots.seat import start_seat
+from bots.contract.seat import start_seat
+from bots.running.dispatch import decide_in
 from engine.players import Player, ProgramPlayer
 from engine.protocol import format_move
 
@@ -27,7 +27,7 @@ class BotPlayer(Player):
 
 
 def player_for(bot) -> Player:
-    """The referee's player for a `bots.names.Bot`."""
+    """The referee's player for a `bots.contract.names.Bot`."""
     if bot.in_engine:
         return BotPlayer(bot.name, bot.seat)
     return ProgramPlayer(bot.name, bot.command)

@@ -28,9 +28,9 @@ from typing import Any, Optional
 import numpy as np
 from numba import from_dtype, types
 
-from bots import arena, dispatch
+from bots.contract.seat import SEAT_DTYPE, new_seat_array, start_seat
 from bots.registry import REGISTERED, plugin
-from bots.seat import SEAT_DTYPE, new_seat_array, start_seat
+from bots.running import arena, dispatch
 from engine import frames
 from engine.cache import cache_root, source_size
 from engine.geometry import CELLS
@@ -191,7 +191,7 @@ def _compile(todo: list, jobs: Optional[int], announce: Optional[Announce]) -> f
 
 
 def main() -> int:
-    """`python -m bots.warmup`: compile what is missing, printing each piece as it is done."""
+    """`python -m bots.running.warmup`: compile what is missing, printing each piece as it is done."""
     start = time.perf_counter()
 
     def announce(pieces: int, processes: int):

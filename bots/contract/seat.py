@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from bots.perturbation import perturb_params
+from bots.contract.perturbation import perturb_params
 from engine.javarandom import seed_state
 from engine.jit import hot
 from engine.records import STATE_DTYPE
@@ -34,12 +34,12 @@ SEAT_DTYPE = np.dtype(
         ("floats", np.float64, SCRATCH_FLOATS),
         ("memory", np.int64, MEMORY_INTS),
         ("memory_floats", np.float64, MEMORY_FLOATS),
-        # A distribution of opponents (`bots.perturbation`): each game's params drawn around `base`.
+        # A distribution of opponents (`bots.contract.perturbation`): each game's params drawn around `base`.
         ("jitter", np.float64),  # 0: the params as they are
         ("base", np.float64, MAX_PARAMS),
         ("low", np.float64, MAX_PARAMS),
         ("high", np.float64, MAX_PARAMS),
-        ("scale", np.int64, MAX_PARAMS),  # how each parameter is drawn (bots.perturbation.FIXED, LINEAR, ...)
+        ("scale", np.int64, MAX_PARAMS),  # how each parameter is drawn (bots.contract.perturbation.FIXED, LINEAR, ...)
     ],
     align=True,
 )

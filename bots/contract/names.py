@@ -5,7 +5,7 @@
     NAME:name=value,...       ... with some parameters changed from their defaults
     NAME:ARG                  ... with a bot's own argument: greedy:12,2 (complete_day, max_seeds), random:SEED
     NAME[:...]~J              a distribution around that bot: each game seed draws its style parameters anew, each
-                              moved by up to J (0 < J <= 1) of its range (`bots.perturbation`)
+                              moved by up to J (0 < J <= 1) of its range (`bots.contract.perturbation`)
     cmd:<command line>        a program talking the CodinGame protocol
 
 Names that need a study (`study:STUDY.toml[#N]`) are resolved by the tuner (`tuner.study.botnames`).
@@ -20,13 +20,12 @@ from typing import Optional
 
 import numpy as np
 
-from bots.paramfile import read_param_file
-from bots.perturbation import set_perturbation
-from bots.player import player_for
-from bots.plugin import JAVA_LONG_MAX, JAVA_LONG_MIN, BotPlugin, BotSpecError, Setup, int_argument
+from bots.contract.paramfile import read_param_file
+from bots.contract.perturbation import set_perturbation
+from bots.contract.plugin import JAVA_LONG_MAX, JAVA_LONG_MIN, BotPlugin, BotSpecError, Setup, int_argument
+from bots.contract.schema import ParamError, Schema
+from bots.contract.seat import MAX_PARAMS, new_seat_array
 from bots.registry import REGISTERED, kind_of, plugin, plugins
-from bots.schema import ParamError, Schema
-from bots.seat import MAX_PARAMS, new_seat_array
 
 PROGRAM_PREFIX = "cmd:"
 __all__ = ["JAVA_LONG_MAX", "JAVA_LONG_MIN", "Bot", "BotSpecError", "UnknownBot", "bot_with_params", "int_argument",
@@ -46,7 +45,8 @@ class UnknownBot(BotSpecError):
 
 @dataclass
 class Bot:
-    """A bot ready to play: an in-engine seat (compiled policy and parameters) or a program's command line."""
+    """A bot ready to play: an in-engine seat (compiled policy and parameters) or a program's command line
+    (`bots.running.player.player_for` makes its player for the text-protocol referee)."""
 
     name: str
     seat: Optional[np.ndarray] = None
@@ -59,9 +59,6 @@ class Bot:
     @property
     def in_engine(self) -> bool:
         return self.seat is not None
-
-    def player(self):
-        return player_for(self)
 
 
 def seat_for(bot: str, values: dict, seed: int = 0) -> np.ndarray:

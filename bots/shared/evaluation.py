@@ -24,9 +24,9 @@ the heuristic's); a feature's correlation with the outcome is not the value of a
 """
 from __future__ import annotations
 
-from bots.schema import Param
-from bots.simulation import final_margin
-from bots.sunlight import LINES, sun_of
+from bots.contract.schema import Param
+from bots.shared.simulation import final_margin
+from bots.shared.sunlight import LINES, sun_of
 from engine import rules
 from engine.jit import hot, kernel, lowest_bit, popcount
 

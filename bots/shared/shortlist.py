@@ -19,9 +19,9 @@ iterations on the others: the search's budget is small. The caps are parameters 
 """
 from __future__ import annotations
 
-from bots.cells import spread
-from bots.schema import Param
-from bots.sunlight import LINES
+from bots.contract.schema import Param
+from bots.shared.cells import spread
+from bots.shared.sunlight import LINES
 from engine import rules
 from engine.geometry import CELLS, WITHIN
 from engine.jit import hot, kernel, lowest_bit, popcount
