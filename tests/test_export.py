@@ -11,11 +11,11 @@ import sys
 import pytest
 
 from bots.contract.names import parse_bot
-from bots.export import CODINGAME_LIMIT, export_bot
 from bots.running.dispatch import decide
 from engine.game import Game
 from engine.protocol import format_move
 from engine.replay import read_records
+from export.standalone import CODINGAME_LIMIT, export_bot
 from tests.conftest import GAMES, program, run_tuner
 
 

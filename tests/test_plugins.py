@@ -42,7 +42,7 @@ def toy_move(mp, s, p, seat):
 CHECK = '''
 import json, numpy as np
 from bots.running.arena import play_batch
-from bots.export import export_bot
+from export.standalone import export_bot
 from bots.contract.names import parse_bot
 from bots.contract.seat import new_seat_array
 from bots.running.player import player_for
@@ -59,7 +59,7 @@ print(json.dumps({"scores": batch.score.sum(axis=0).tolist(), "deactivated": rep
 
 def test_a_toy_bot_is_its_folder_and_one_registration_line(tmp_path):
     copy = tmp_path / "project"
-    for name in ("engine", "bots", "tuner"):
+    for name in ("engine", "bots", "export", "tuner"):
         shutil.copytree(ROOT / name, copy / name, ignore=shutil.ignore_patterns("__pycache__", "*.py[cod]"))
     (copy / "bots" / "toy").mkdir()
     (copy / "bots" / "toy" / "__init__.py").write_text(TOY_INIT)
@@ -96,7 +96,7 @@ def test_a_toy_bot_is_its_folder_and_one_registration_line(tmp_path):
     assert json.loads(as_program.stdout)["results"] == json.loads(in_engine.stdout)["results"]
     # Nothing else was edited: the registry gained one line, the dispatch was regenerated, the toy is new.
     changed = set()
-    for name in ("engine", "bots", "tuner"):
+    for name in ("engine", "bots", "export", "tuner"):
         for path in (copy / name).rglob("*.py"):
             original = ROOT / path.relative_to(copy)
             if not original.exists() or not filecmp.cmp(path, original, shallow=False):

@@ -11,7 +11,6 @@ import pytest
 from bots.contract.names import BotSpecError, bot_with_params, parse_bot
 from bots.contract.paramfile import ParamFile, write_param_file
 from bots.contract.seat import new_seat_array, start_seat
-from bots.export import export_bot
 from bots.registry import schema_for
 from bots.running.arena import play_batch
 from bots.running.dispatch import decide
@@ -25,6 +24,7 @@ from engine.protocol import format_move
 from engine.records import new_map_array, new_state_array
 from engine.referee import play_game
 from engine.replay import read_records
+from export.standalone import export_bot
 from tests.checked_game import play_checked
 from tests.conftest import GAMES, run_tuner
 

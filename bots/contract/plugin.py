@@ -7,7 +7,7 @@ line in `bots/registry.py`. Everything else is derived from the plug-in: the com
 
 The policy is one compiled function `policy(mp, s, p, seat) -> (kind, a, b)`: the map record, the state record,
 the player it plays and its seat record, whose `params` hold its parameters in schema order. Written in the
-portable subset of `bots/transpile.py`, it can be exported as a standalone file.
+portable subset of `export/transpile.py`, it can be exported as a standalone file.
 """
 from __future__ import annotations
 

@@ -14,8 +14,8 @@ Order of business, one action per call (the richest tree first among several):
             tree that reaches it; on the last day any seed that costs no point (one tree more for the tie-break);
   WAIT      otherwise. `seed_first` puts SEED before GROW.
 
-Written in the portable subset that `bots/export.py` turns into plain Python: @hot functions, ints, floats,
-bitboards, module-level int constants and 1-D int64 tables; no allocation, no numpy calls. The player p is
+Written in the portable subset that `export/transpile.py` exports as plain Python and C++: @hot functions, ints,
+floats, bitboards, module-level int constants and 1-D int64 tables; no allocation, no numpy calls. The player p is
 only used as an index, so the policy plays either side the same way.
 """
 from __future__ import annotations

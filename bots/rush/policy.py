@@ -9,7 +9,7 @@
             (the lowest cell number among equals: toward the centre), from the smallest tree that reaches it;
   WAIT      otherwise.
 
-Written in the portable subset of `bots/transpile.py`; the player p is only an index.
+Written in the portable subset of `export/transpile.py`; the player p is only an index.
 """
 from __future__ import annotations
 

@@ -10,7 +10,7 @@
             3 in time; `seed_first` = 0 puts GROW before SEED;
   WAIT      otherwise.
 
-Written in the portable subset of `bots/transpile.py`; the player p is only an index.
+Written in the portable subset of `export/transpile.py`; the player p is only an index.
 """
 from __future__ import annotations
 

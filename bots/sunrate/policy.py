@@ -15,7 +15,7 @@ newly casts on (or lifts from) its own and the opponent's trees (`bots.shared.su
             cost; on the last day a free seed (one tree more for the tie-break);
   WAIT      zero: the best move scoring above zero is played.
 
-Written in the portable subset of `bots/transpile.py`; the player p is only an index.
+Written in the portable subset of `export/transpile.py`; the player p is only an index.
 """
 from __future__ import annotations
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from bots.languages import DEFAULT_TIME_MS, FIRST_TURN_FACTOR, LANGUAGES
+from export.languages import DEFAULT_TIME_MS, FIRST_TURN_FACTOR, LANGUAGES
 from tuner.cli import arguments
 from tuner.errors import UserError
 
@@ -115,7 +115,8 @@ def run(args) -> int:
     from bots.contract.names import BotSpecError
     from bots.contract.paramfile import ParamFile, now_iso, write_param_file
     from bots.contract.schema import ParamError
-    from bots.export import ExportError, export_bot
+    from export.exportable import ExportError
+    from export.standalone import export_bot
     from tuner.study.export import export_header
     from tuner.study.file import read_study_file
 

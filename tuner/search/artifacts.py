@@ -10,11 +10,12 @@ from __future__ import annotations
 import json
 
 from bots.contract.names import parse_bot
-from bots.export import ExportError, bot_source
 from bots.registry import plugin
 from bots.running.player import player_for
 from engine.players import TimeLimits
 from engine.referee import play_game
+from export.exportable import ExportError
+from export.python.bot_file import bot_source
 from tuner.storage import artifact_file_name, upload_text
 from tuner.view import render_replay
 

@@ -19,7 +19,7 @@ def artifact_file_name(study_name: str, trial_number: int) -> str:
 
 def upload_bot(store, trial, bot: Bot, league: int, header_lines: list, study_name: str) -> str:
     """Export `bot` and attach the file to the running `trial`; returns the artifact id."""
-    from bots.export import export_bot  # the transpiler: not for every command that reads a study file
+    from export.standalone import export_bot  # the transpiler: not for every command that reads a study file
 
     with tempfile.TemporaryDirectory(prefix="tuner-artifact-") as directory:
         path = Path(directory) / artifact_file_name(study_name, trial.number)

@@ -4,8 +4,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Optional
 
-from bots.languages import FIRST_TURN_FACTOR
 from engine.leagues import league as league_info
+from export.languages import FIRST_TURN_FACTOR
 from tuner.measure.gauntlet import Gauntlet
 from tuner.storage import describe_storage
 from tuner.study.bots import Pick, load_pick, validation_key

@@ -23,8 +23,8 @@ from numba.core.registry import cpu_target
 from numba.core.typed_passes import NopythonTypeInference
 
 from bots.contract.seat import SEAT_DTYPE
-from bots.transpile import Function, TranspileError
 from engine.records import MAP_DTYPE, STATE_DTYPE
+from export.transpile import Function, TranspileError
 
 # The records compiled code passes around, in the order their structs are written (a field's struct first).
 RECORDS = (("Map", MAP_DTYPE), ("State", STATE_DTYPE), ("Seat", SEAT_DTYPE))

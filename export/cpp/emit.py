@@ -1,9 +1,9 @@
-"""The C++ back end of the export: a walked program (`bots/transpile.py`) written as C++17.
+"""The C++ back end of the export: a walked program (`export/transpile.py`) written as C++17.
 
 Each function is written once per C++ signature it is called with, from its rewritten Python syntax tree and
-Numba's typing of it (`bots/cpp_types.py`): parameters, locals and return values get the types Numba infers
+Numba's typing of it (`export/cpp/inferred_types.py`): parameters, locals and return values get the types Numba infers
 (int64_t, double, bool, records by reference, arrays as pointers, tuples as std::tuple). Python's semantics
-where C++ differs are kept by the runtime's helpers (`bots/cpp_runtime.py`): `/` is a true division, `//` and
+where C++ differs are kept by the runtime's helpers (`export/cpp/runtime.py`): `/` is a true division, `//` and
 `%` round toward minus infinity, `min`/`max` return their first argument on ties. Locals are declared at the
 top of their function, as Python scopes them; a record local is a reference bound where it is assigned.
 Functions come callees first, so no prototypes are needed.
@@ -23,9 +23,9 @@ from typing import Optional
 import numpy as np
 from numba import types
 
-from bots.cpp_types import Typing, cpp_type, entry_args, infer, is_record
-from bots.table_pack import pack_table
-from bots.transpile import Function, Program, TranspileError, walk
+from export.cpp.inferred_types import Typing, cpp_type, entry_args, infer, is_record
+from export.cpp.table_pack import pack_table
+from export.transpile import Function, Program, TranspileError, walk
 
 KEYWORDS = set("""alignas alignof and and_eq asm auto bitand bitor bool break case catch char char16_t char32_t char8_t
 class compl concept const consteval constexpr constinit const_cast continue co_await co_return co_yield decltype

@@ -3,7 +3,7 @@
 Starting from an entry function, this walks every compiled (`@hot` / `@kernel`) function it calls, reads their
 Python source, strips the decorators and rewrites references to other modules' names so that everything lives
 in one namespace. It collects the constants and tables the code reads (by value) and the intrinsics it calls.
-The back ends write what it found: `bots/emit_python.py` plain Python, `bots/emit_cpp.py` C++ (with the types
+The back ends write what it found: `export/python/emit.py` plain Python, `export/cpp/emit.py` C++ (with the types
 Numba infers). Nothing is written twice by hand: the exported file is generated from the code the engine
 compiles.
 

@@ -1,8 +1,8 @@
 """The C++ export: an in-engine bot as one C++17 file (standard library only) to paste into CodinGame.
 
 The file holds the bot's parameters, the records' structs (from their numpy dtypes), the fixed runtime and
-protocol adapter (`bots/cpp_runtime.py`), and the policy with everything it calls, rules included, generated from
-the code the engine compiles (`bots/emit_cpp.py`). It reads the league from its first turn and never answers an
+protocol adapter (`export/cpp/runtime.py`), and the policy with everything it calls, rules included, generated from
+the code the engine compiles (`export/cpp/emit.py`). It reads the league from its first turn and never answers an
 action outside the possible-moves list, as the Python export does.
 
 A search bot (one whose policy asks `bots.contract.budget.within_budget`) spends the same budget as in the engine
@@ -14,13 +14,13 @@ from __future__ import annotations
 import functools
 from typing import Optional
 
-from bots import cpp_runtime
-from bots.cpp_types import structs_source
-from bots.emit_cpp import CppProgram, cpp_program, float_literal
-from bots.languages import FIRST_TURN_FACTOR
 from engine import rules
 from engine.geometry import CELLS
 from engine.leagues import LEAGUES
+from export.cpp import runtime
+from export.cpp.emit import CppProgram, cpp_program, float_literal
+from export.cpp.inferred_types import structs_source
+from export.languages import FIRST_TURN_FACTOR
 
 
 @functools.cache
@@ -43,12 +43,12 @@ def cpp_source(policy, names: list, values: list, league: int, header_lines: lis
         f"    {{{n}, {lg.max_days}, {int(lg.can_grow)}, {int(lg.can_seed)}, {int(lg.shadows)}, "
         f"{2 * lg.starting_pairs}}}" for n, lg in LEAGUES.items())
     timed = time_ms or 0
-    adapter = cpp_runtime.ADAPTER.replace("ENTRY(", f"{program.entry}(")
+    adapter = runtime.ADAPTER.replace("ENTRY(", f"{program.entry}(")
     unpack = f"static void unpack_tables() {{\n{program.unpack}\n}}" if program.unpack else \
         "static void unpack_tables() {}"
     return (
         f"{_comment(header_lines)}\n"
-        f"{cpp_runtime.INCLUDES}\n"
+        f"{runtime.INCLUDES}\n"
         f"constexpr int64_t LEAGUE = {league};  // exported for; the league played is read from the first turn\n"
         f"// league, max_days, can_grow, can_seed, shadows, trees on the first turn\n"
         f"static const int64_t LEAGUE_RULES[][6] = {{\n{rules_by_league}\n}};\n"
@@ -58,8 +58,8 @@ def cpp_source(policy, names: list, values: list, league: int, header_lines: lis
         f"constexpr int64_t TIME_MS = {timed}, FIRST_TURN_MS = {FIRST_TURN_FACTOR * timed};\n"
         f"static const std::array<double, {len(values)}> PARAMS = {{\n{params}\n}};\n\n"
         f"{structs_source()}\n"
-        f"{cpp_runtime.HELPERS}\n"
-        "// ---- generated from the engine's compiled code (bots/emit_cpp.py): regenerate, do not edit ----\n\n"
+        f"{runtime.HELPERS}\n"
+        "// ---- generated from the engine's compiled code (export/cpp/emit.py): regenerate, do not edit ----\n\n"
         f"{program.code}\n"
         f"{unpack}\n"
         f"{adapter}"

@@ -1,34 +1,22 @@
-"""Export an in-engine bot as one standalone file to paste into CodinGame: Python (here) or C++
-(`bots/export_cpp.py`).
+"""The Python export: an in-engine bot as one plain Python file to paste into CodinGame.
 
-The file has the parameters embedded, reads the CodinGame protocol from stdin and answers one line per
-turn. Its decisions come from the policy code the engine compiles, transpiled to plain Python
-(`bots/transpile.py`, `bots/emit_python.py`), so the two cannot drift apart. It needs CPython 3.9+ and the
-standard library only.
+The file has the parameters embedded, reads the CodinGame protocol from stdin and answers one line per turn. Its
+decisions come from the policy code the engine compiles, transpiled to plain Python (`export/transpile.py`,
+`export/python/emit.py`), so the two cannot drift apart. It needs CPython 3.9+ and the standard library only.
 """
 from __future__ import annotations
 
 import functools
-from pathlib import Path
-from typing import Optional
 
 from bots.contract.names import Bot
-from bots.emit_python import transpile
-from bots.export_cpp import cpp_source, policy_cpp
-from bots.languages import LANGUAGES
-from bots.registry import REGISTERED, plugin
 from engine import rules
-from engine.files import write_atomically
 from engine.leagues import LEAGUES
 from engine.rules import MAX_MOVES
+from export.exportable import exportable_for, parameter_values
+from export.python.emit import transpile
 
-CODINGAME_LIMIT = 100_000
 # The trees each league starts with: the exported file tells the league it plays from its first turn.
 STARTING_TREES = {2 * league.starting_pairs: number for number, league in LEAGUES.items()}
-
-
-class ExportError(ValueError):
-    """A bot that cannot be exported, or a file that cannot be written."""
 
 
 ADAPTER = '''
@@ -157,32 +145,6 @@ if __name__ == "__main__":
 '''
 
 
-def exportable_for(bot: Bot, lang: str = "python"):
-    """The plug-in of a bot exportable in `lang`, or ExportError saying which bots are."""
-    if not bot.in_engine:
-        raise ExportError(f"bot {bot.name!r} is a program, not an in-engine bot: nothing to export")
-    if bot.jitter:
-        raise ExportError(f"bot {bot.name!r} is a distribution of bots (its parameters drawn anew for each game): "
-                          f"export one of them, {bot.name.rpartition('~')[0]!r} or a parameter file")
-    found = plugin(REGISTERED[int(bot.seat[0]["kind"])])
-    if not found.exportable:
-        exportable = [name for name in REGISTERED if plugin(name).exportable]
-        reason = f": {found.not_exportable}" if found.not_exportable else ""
-        raise ExportError(f"bot {bot.name!r} cannot be exported{reason} (exportable: {', '.join(exportable)})")
-    if lang not in found.languages:
-        reason = f": {found.not_exportable}" if found.not_exportable else ""
-        raise ExportError(f"bot {bot.name!r} cannot be exported in {LANGUAGES[lang]}{reason} (it exports in "
-                          f"{', '.join(LANGUAGES[other] for other in found.languages)}: --lang "
-                          f"{' or '.join(found.languages)})")
-    return found
-
-
-def parameter_values(bot: Bot, found) -> tuple[list, list]:
-    """(names, values) of the bot's parameters, in schema order."""
-    names = [p.name for p in found.schema] if found.schema is not None else []
-    return names, [float(v) for v in bot.seat[0]["params"][: len(names)]]
-
-
 @functools.cache
 def policy_source(policy) -> tuple[str, str]:
     """A compiled policy's plain-Python source and the name of its entry in it (made once a process: a study
@@ -210,48 +172,7 @@ def bot_source(bot: Bot, league: int, header_lines: list) -> str:
         f"MAX_MOVES = {MAX_MOVES}\n"
         f"BOT = {found.name!r}\n"
         f"PARAMS = [\n{params}\n]\n\n"
-        "# ---- generated from the engine's compiled policy (bots/transpile.py): regenerate, do not edit ----\n\n"
+        "# ---- generated from the engine's compiled policy (export/transpile.py): regenerate, do not edit ----\n\n"
         f"{code}"
         + ADAPTER.replace("{entry}", entry)
     )
-
-
-def export_source(bot: Bot, league: int, header_lines: list, lang: str = "python",
-                  time_ms: Optional[int] = None) -> str:
-    """The text of the standalone file for `bot` in `lang`; `time_ms`: a search bot's wall-clock budget per move
-    (C++ only), instead of the fixed budget of its parameters."""
-    if lang not in LANGUAGES:
-        raise ExportError(f"no export to {lang!r} (languages: {', '.join(LANGUAGES)})")
-    if time_ms is not None and lang != "cpp":
-        raise ExportError("--time-ms applies to the C++ export (--lang cpp): a Python search would not fit "
-                          "CodinGame's 100 ms a turn")
-    if lang == "python":
-        return bot_source(bot, league, header_lines)
-    found = exportable_for(bot, lang)
-    if time_ms is not None:
-        if time_ms <= 0:
-            raise ExportError(f"--time-ms must be a positive number of milliseconds, got {time_ms}")
-        if not policy_cpp(found.policy).searches:
-            searching = [name for name in REGISTERED if plugin(name).exports_in("cpp")
-                         and policy_cpp(plugin(name).policy).searches]
-            raise ExportError(f"bot {bot.name!r} has no budget of work per move to spend as time (its policy never "
-                              f"asks within_budget): --time-ms applies to {', '.join(searching)}")
-    names, values = parameter_values(bot, found)
-    text = cpp_source(found.policy, names, values, league, header_lines, time_ms)
-    if len(text) >= CODINGAME_LIMIT:
-        text = cpp_source(found.policy, names, values, league, header_lines, time_ms, comments=False)
-    return text
-
-
-def export_bot(bot: Bot, league: int, path: Path, header_lines: list, lang: str = "python",
-               time_ms: Optional[int] = None) -> str:
-    """Write the standalone file (atomically; a Python file executable) and return its text."""
-    text = export_source(bot, league, header_lines, lang, time_ms)
-    if len(text) >= CODINGAME_LIMIT:
-        raise ExportError(f"the exported file has {len(text)} characters; CodinGame accepts fewer than "
-                          f"{CODINGAME_LIMIT}")
-    try:
-        write_atomically(Path(path), text, mode=0o755 if lang == "python" else 0o644)
-    except OSError as error:
-        raise ExportError(f"cannot write {path}: {error.strerror or error}") from None
-    return text

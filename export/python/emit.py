@@ -1,4 +1,4 @@
-"""The Python back end of the export: a walked program (`bots/transpile.py`) written as plain Python.
+"""The Python back end of the export: a walked program (`export/transpile.py`) written as plain Python.
 
 Functions are the compiled code's own source, rewritten into one namespace (`ast.unparse`); intrinsics are
 their pure-Python versions (`engine.jit`); constants are literals, long tables compressed.
@@ -13,7 +13,7 @@ import zlib
 
 import numpy as np
 
-from bots.transpile import Program, walk
+from export.transpile import Program, walk
 
 PACK_ABOVE = 2000  # tables longer than this are written compressed: CodinGame accepts 100,000 characters
 

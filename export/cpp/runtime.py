@@ -1,6 +1,6 @@
 """The fixed runtime of the C++ export, written once by hand: what the generated code calls (Python's arithmetic,
 the bit intrinsics, the search budget's clock, packed tables) and the CodinGame protocol adapter. Everything
-about the game's rules and the bot's decisions is generated (`bots/emit_cpp.py`)."""
+about the game's rules and the bot's decisions is generated (`export/cpp/emit.py`)."""
 from __future__ import annotations
 
 INCLUDES = """#include <algorithm>
@@ -64,7 +64,7 @@ static inline bool within_budget(int64_t count) {
     return count > 0;
 }
 
-// A table written packed (bots/table_pack.py): base64 of an LZ77 stream of the values' byte planes.
+// A table written packed (export/cpp/table_pack.py): base64 of an LZ77 stream of the values' byte planes.
 template <class T> static void unpack_table(T* table, size_t count, const char* text) {
     static const char digits[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
     std::vector<unsigned char> packed, bytes;
