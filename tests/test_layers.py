@@ -109,8 +109,8 @@ def test_the_circle_check_finds_a_circle():
 
 @pytest.mark.parametrize("module, imported, upward", [
     ("engine.rules", "bots.running.dispatch", True), ("bots.contract.names", "tuner.study.bots", True),
-    ("tuner.study.bots", "tuner.search.pool", True), ("tuner.cli.tune", "tuner.search.tune", False),
-    ("tuner.view.report", "tuner.search.tune", True), ("tuner.search.artifacts", "tuner.view", False),
+    ("tuner.study.bots", "tuner.search.opponent_pool", True), ("tuner.cli.tune", "tuner.search.tune", False),
+    ("tuner.view.report", "tuner.search.tune", True), ("tuner.search.best_artifacts", "tuner.view", False),
     ("tuner.measure.matches", "engine.referee", False), ("tuner.storage.open", "tuner.errors", False),
 ])
 def test_the_layer_order(module, imported, upward):

@@ -64,7 +64,7 @@ def test_a_study_records_its_trials_seeds_versions_and_artifacts(tuned_study):
     assert validation["stream"] == "validation" and validation["overall"]["games"] == 2 * 20 * 2
     assert not set(game_seeds(5, 20, "validation")) & set(game_seeds(5, 40, "search"))
     # The baseline was the first best trial: its exported bot is an artifact of trial 0.
-    from tuner.storage.artifacts import trial_artifacts
+    from tuner.storage.artifact_store import trial_artifacts
     from tuner.storage.open import open_storage
 
     storage = open_storage(read_study_file(tuned_study).storage, create=False)
@@ -363,7 +363,7 @@ def finished_trials(path) -> int:
 
 def test_the_progress_line_before_and_after_a_best_trial():
     """A worker whose batches never held the study's best (another worker's did) has no best to show."""
-    from tuner.search.progress import Progress
+    from tuner.search.tune_progress import Progress
 
     class Runner:
         games_played, engine_games_played, game_seconds, jobs = 0, 0, 0.0, 1

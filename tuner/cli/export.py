@@ -51,7 +51,7 @@ def _resolve(args):
     )
     from bots.contract.schema import ParamError
     from tuner.study.botnames import parse_bot_name
-    from tuner.study.export import export_source_from_study
+    from tuner.study.export_origin import export_source_from_study
 
     chosen = [name for name, value in (("STUDY.toml", args.study), ("--params", args.params), ("--bot", args.bot))
               if value is not None]
@@ -78,8 +78,8 @@ def _resolve(args):
 
 def export_template(study: Path, trial, template: Path, output: Path) -> str:
     """`tuner export STUDY.toml [--trial N] --template SOURCE -o OUT`: the source with the trial's values."""
-    from tuner.study.export import trial_values
-    from tuner.study.template import TemplateError, write_filled_template
+    from tuner.study.export_origin import trial_values
+    from tuner.study.program_export import TemplateError, write_filled_template
 
     values, _ = trial_values(study, trial)
     try:
@@ -95,8 +95,8 @@ def export_program_params(study: Path, trial, output: Path) -> dict:
     """`tuner export STUDY.toml [--trial N] -o FILE.json` for a program bot: the trial's values and where they
     came from (study, trial, win rates, dates) as JSON."""
     from bots.contract.paramfile import now_iso
-    from tuner.study.export import trial_values
-    from tuner.study.template import write_program_params
+    from tuner.study.export_origin import trial_values
+    from tuner.study.program_export import write_program_params
 
     values, source = trial_values(study, trial, exported=now_iso())
     data = write_program_params(output, values, source)
@@ -117,7 +117,7 @@ def run(args) -> int:
     from bots.contract.schema import ParamError
     from export.exportable import ExportError
     from export.standalone import export_bot
-    from tuner.study.export import export_header
+    from tuner.study.export_origin import export_header
     from tuner.study.file import read_study_file
 
     if args.template is not None:

@@ -1,7 +1,7 @@
 """Matches: N/2 seeds, each played twice with sides swapped (common random numbers for both bots).
 
 Games between in-engine bots run in compiled batches on K threads, games with a program through the
-text-protocol referee on K processes (`tuner.measure.pool`).
+text-protocol referee on K processes (`tuner.measure.game_pools`).
 """
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from bots.running.arena import play_batch
 from bots.running.player import player_for
 from engine.players import TimeLimits
 from engine.referee import play_game
-from tuner.measure.pool import ProcessPool, ThreadPool, split
+from tuner.measure.game_pools import ProcessPool, ThreadPool, split
 from tuner.measure.seeds import game_seeds, paired_schedule
 from tuner.measure.stats import Tally, tally
 

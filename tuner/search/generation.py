@@ -38,7 +38,7 @@ from tuner.measure.runner import GameRunner, PendingUnits, pair_points
 from tuner.measure.seeds import MASK64
 from tuner.measure.stats import opponent_mean, tally
 from tuner.search.interrupt import StopFlag
-from tuner.search.pool import Opponent, OpponentPool
+from tuner.search.opponent_pool import Opponent, OpponentPool
 from tuner.search.race import Race
 from tuner.storage._optuna_compat import tell
 from tuner.study.file import StudyConfig

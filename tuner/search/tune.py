@@ -31,18 +31,18 @@ from tuner.measure.gauntlet import Gauntlet
 from tuner.measure.probe import probe_program
 from tuner.measure.runner import GameRunner
 from tuner.measure.seeds import game_seeds
-from tuner.search.artifacts import upload_new_best, warm_up_replays
+from tuner.search.best_artifacts import upload_new_best, warm_up_replays
 from tuner.search.finals import choose, final_gauntlet
 from tuner.search.generation import BatchPlayer
 from tuner.search.interrupt import Interrupted, StopFlag
-from tuner.search.pool import OpponentPool
-from tuner.search.progress import Progress
+from tuner.search.opponent_pool import OpponentPool
 from tuner.search.samplers import build_sampler, population_size
+from tuner.search.tune_progress import Progress
 from tuner.search.workers import Plan, WorkerLoop, count_trials
 from tuner.storage import Heartbeat, describe_storage, open_artifact_store, open_storage, save_snapshot, study_lock
 from tuner.study.botnames import study_bot
 from tuner.study.bots import best_trial, trial_params
-from tuner.study.export import export_header, origin_lines, shown_storage
+from tuner.study.export_origin import export_header, origin_lines, shown_storage
 from tuner.study.file import SETTING_BEFORE_IT_EXISTED, StudyConfig
 from tuner.study.records import TrialRecord
 from tuner.study.space import SearchSpace
