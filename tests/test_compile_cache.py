@@ -17,7 +17,7 @@ from tests.conftest import ROOT
 
 
 def copy_project(destination: Path) -> Path:
-    for package in ("engine", "bots", "export", "tuner"):
+    for package in sources.PACKAGES:
         shutil.copytree(ROOT / package, destination / package,
                         ignore=shutil.ignore_patterns("__pycache__", "*.py[cod]"))
     return destination

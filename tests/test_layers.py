@@ -4,21 +4,23 @@
   imports only the ones below it (base modules < storage < measure < study < view < search < cli), so the
   command line only calls into the rest;
 - no import circle between the project's modules (strongly connected components of the import graph);
-- the compiled dispatch `bots/running/dispatch.py` is the one the registry generates.
+- the compiled dispatch `bots/running/dispatch.py` is the one the registry generates;
+- pyproject.toml packages the project's packages (`engine.sources.PACKAGES`, which it cannot import).
 """
 from __future__ import annotations
 
 import ast
+import tomllib
 from pathlib import Path
 
 import pytest
 
 from bots.running.generate import dispatch_source
+from engine.sources import PACKAGES
 from tests.conftest import ROOT
 
-PACKAGES = ("engine", "bots", "tuner")
-LAYERS = ["engine", "bots", "tuner", "tuner.storage", "tuner.measure", "tuner.study", "tuner.view", "tuner.search",
-          "tuner.cli"]
+LAYERS = ["engine", "bots", "export", "tuner", "tuner.storage", "tuner.measure", "tuner.study", "tuner.view",
+          "tuner.search", "tuner.cli"]
 
 
 def module_name(path: Path) -> str:
@@ -120,3 +122,9 @@ def test_the_layer_order(module, imported, upward):
 def test_the_compiled_dispatch_is_generated_from_the_registry():
     assert (ROOT / "bots" / "running" / "dispatch.py").read_text(encoding="utf-8") == dispatch_source(), \
         "bots/running/dispatch.py is out of date: run python -m bots.running.generate"
+
+
+def test_pyproject_packages_the_project_packages():
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    assert config["tool"]["setuptools"]["packages"]["find"]["include"] == [f"{package}*" for package in PACKAGES]
+    assert config["tool"]["ruff"]["lint"]["isort"]["known-first-party"] == [*PACKAGES, "tests"]

@@ -15,6 +15,7 @@ import sys
 import uuid
 from pathlib import Path
 
+from engine.sources import PACKAGES
 from tests.conftest import ROOT
 
 TOY_INIT = '''"""`toy`: the first legal move, or WAIT while fewer than `patience` days have passed."""
@@ -59,7 +60,7 @@ print(json.dumps({"scores": batch.score.sum(axis=0).tolist(), "deactivated": rep
 
 def test_a_toy_bot_is_its_folder_and_one_registration_line(tmp_path):
     copy = tmp_path / "project"
-    for name in ("engine", "bots", "export", "tuner"):
+    for name in PACKAGES:
         shutil.copytree(ROOT / name, copy / name, ignore=shutil.ignore_patterns("__pycache__", "*.py[cod]"))
     (copy / "bots" / "toy").mkdir()
     (copy / "bots" / "toy" / "__init__.py").write_text(TOY_INIT)
@@ -96,7 +97,7 @@ def test_a_toy_bot_is_its_folder_and_one_registration_line(tmp_path):
     assert json.loads(as_program.stdout)["results"] == json.loads(in_engine.stdout)["results"]
     # Nothing else was edited: the registry gained one line, the dispatch was regenerated, the toy is new.
     changed = set()
-    for name in ("engine", "bots", "export", "tuner"):
+    for name in PACKAGES:
         for path in (copy / name).rglob("*.py"):
             original = ROOT / path.relative_to(copy)
             if not original.exists() or not filecmp.cmp(path, original, shallow=False):
