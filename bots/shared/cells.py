@@ -1,7 +1,7 @@
 """Choosing among cells: what several policies share."""
 from __future__ import annotations
 
-from engine.geometry import SPREAD
+from engine.geometry import CELLS, SPREAD, WITHIN
 from engine.jit import hot, lowest_bit
 
 
@@ -29,3 +29,14 @@ def spread(bits, r):
 def reach_of(s, trees):
     """The cells the trees among `trees` can seed (a tree of size k reaches k cells away; seeds reach none)."""
     return spread(trees & s.trees[1], 1) | spread(trees & s.trees[2], 2) | spread(trees & s.trees[3], 3)
+
+
+@hot
+def seed_source(s, sources, target):
+    """The smallest of the trees `sources` that reaches `target` (a tree of size k reaches k cells away); -1 when
+    none does, which a target in `reach_of(s, sources)` never is."""
+    for k in range(1, 4):
+        bits = sources & s.trees[k] & WITHIN[k * CELLS + target]
+        if bits:
+            return lowest_bit(bits)
+    return -1

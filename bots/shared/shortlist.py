@@ -20,10 +20,9 @@ iterations on the others: the search's budget is small. The caps are parameters 
 from __future__ import annotations
 
 from bots.contract.schema import Param
-from bots.shared.cells import spread
+from bots.shared.cells import reach_of, seed_source, spread
 from bots.shared.sunlight import LINES
 from engine import rules
-from engine.geometry import CELLS, WITHIN
 from engine.jit import hot, kernel, lowest_bit, popcount
 
 SL_MAX_MOVES, SL_MAX_GROWS, SL_MAX_SEEDS, SL_SEED_MIN_LEFT, SL_SEED_MAX_COST, SL_COMPLETE_MAX_LEFT = range(6)
@@ -96,16 +95,6 @@ def add_grows(mp, s, p, out, n, limit, left):
 
 
 @hot
-def seed_source(s, sources, target):
-    """The smallest of the ready trees `sources` that reaches `target` (one exists)."""
-    for k in range(1, 4):
-        bits = sources & s.trees[k] & WITHIN[k * CELLS + target]
-        if bits:
-            return lowest_bit(bits)
-    return -1
-
-
-@hot
 def add_seeds(mp, s, p, params, first, out, n, limit, left):
     if not mp.can_seed:
         return n
@@ -118,8 +107,7 @@ def add_seeds(mp, s, p, params, first, out, n, limit, left):
     if not last_free and (left < params[first + SL_SEED_MIN_LEFT] or cost > params[first + SL_SEED_MAX_COST]):
         return n
     sources = mine & ~s.dormant & ~s.trees[0]
-    reach = spread(sources & s.trees[1], 1) | spread(sources & s.trees[2], 2) | spread(sources & s.trees[3], 3)
-    targets = reach & ~(s.trees[0] | s.trees[1] | s.trees[2] | s.trees[3] | mp.by_richness[0])
+    targets = reach_of(s, sources) & ~(s.trees[0] | s.trees[1] | s.trees[2] | s.trees[3] | mp.by_richness[0])
     if not last_free:
         targets &= ~spread(mine, 1)
     seeds = int(params[first + SL_MAX_SEEDS])
