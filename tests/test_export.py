@@ -200,7 +200,7 @@ def test_the_end_of_study_hint_names_a_file_the_bot_exports_to(tmp_path, capsys)
     """A study of a bot exported in Python is told to write a .py file; one of a C++-only bot (beam), a .cpp file,
     which `tuner export` then writes in C++ (test_export_language_follows_the_file_name)."""
     from tests.conftest import write_study
-    from tuner.search.tune import print_export_hint
+    from tuner.cli.tune_report import print_export_hint
     from tuner.study.file import read_study_file
 
     for bot, suffix in (("heuristic", ".py"), ("beam", ".cpp")):

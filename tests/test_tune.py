@@ -363,7 +363,7 @@ def finished_trials(path) -> int:
 
 def test_the_progress_line_before_and_after_a_best_trial():
     """A worker whose batches never held the study's best (another worker's did) has no best to show."""
-    from tuner.search.tune_progress import Progress
+    from tuner.cli.tune_progress import Progress
 
     class Runner:
         games_played, engine_games_played, game_seconds, jobs = 0, 0, 0.0, 1
