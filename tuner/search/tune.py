@@ -74,7 +74,7 @@ class RunReport(Protocol):
         """The search's progress, from the study's best trial so far; the search ends when the context does."""
 
     def message(self, text: str) -> None:
-        """A line to show during the search (a worker waiting, a stop requested, a trial failed)."""
+        """A line to show as it happens (a worker waiting, a stop requested, a trial failed, the finals' choice)."""
 
     def trial_finished(self, outcome) -> None:
         """The objective's outcome of a trial that finished (`tuner.search.workers`)."""
