@@ -26,12 +26,13 @@ from typing import Optional
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bots.export import export_bot, exportable_for  # noqa: E402
-from bots.export_cpp import policy_cpp  # noqa: E402
-from bots.names import parse_bot  # noqa: E402
-from bots.player import player_for  # noqa: E402
+from bots.contract.names import parse_bot  # noqa: E402
+from bots.running.player import player_for  # noqa: E402
 from engine.players import ProgramPlayer, TimeLimits  # noqa: E402
 from engine.referee import play_game  # noqa: E402
+from export.cpp.bot_file import policy_cpp  # noqa: E402
+from export.exportable import exportable_for  # noqa: E402
+from export.standalone import export_bot  # noqa: E402
 
 LEAGUE = 3
 

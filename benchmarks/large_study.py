@@ -101,7 +101,7 @@ def build(trials: int, snapshots: Path) -> float:
     import optuna
     from optuna.trial import TrialState
 
-    from bots.paramfile import now_iso
+    from bots.contract.paramfile import now_iso
     from tuner.measure.stats import tally
     from tuner.search.samplers import build_sampler, population_size
     from tuner.search.tune import _quiet_optuna, open_or_create_study

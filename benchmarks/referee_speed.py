@@ -120,13 +120,14 @@ def play_games(n: int, make_players, records: bool) -> dict:
 
 
 def worker_games(args, programs: dict) -> dict:
-    from bots.names import parse_bot
+    from bots.contract.names import parse_bot
+    from bots.running.player import player_for
     from engine.players import ProgramPlayer
 
     instant = programs["instant"]
     greedy = parse_bot("greedy", LEAGUE)
     both = lambda: [ProgramPlayer("instant", instant), ProgramPlayer("instant", instant)]  # noqa: E731
-    mixed = lambda: [ProgramPlayer("instant", instant), greedy.player()]  # noqa: E731
+    mixed = lambda: [ProgramPlayer("instant", instant), player_for(greedy)]  # noqa: E731
     play_games(2, both, True)  # warm up: compiled code loaded, caches filled
     play_games(2, mixed, True)
     return {"instant_vs_instant": play_games(args.games, both, args.records),

@@ -26,12 +26,12 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks.strength import interval, measure  # noqa: E402
-from bots.arena import DECISIONS, RESULT_COLUMNS, TURNS, play_pairings, play_results  # noqa: E402
 from bots.beam.policy import I_TRIED  # noqa: E402
+from bots.contract.names import parse_bot  # noqa: E402
+from bots.contract.seat import new_seat_array  # noqa: E402
 from bots.mcts.tree import I_TURNS as MCTS_TURNS  # noqa: E402
-from bots.names import parse_bot  # noqa: E402
+from bots.running.arena import DECISIONS, RESULT_COLUMNS, TURNS, play_pairings, play_results  # noqa: E402
 from bots.search.policy import I_TURNS as SEARCH_TURNS  # noqa: E402
-from bots.seat import new_seat_array  # noqa: E402
 from engine.records import new_map_array, new_state_array  # noqa: E402
 
 SIMULATED = {"search": SEARCH_TURNS, "mcts": MCTS_TURNS, "beam": I_TRIED}  # the seat counter of each bot's cost

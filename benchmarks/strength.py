@@ -20,9 +20,9 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bots.arena import DRAW, play_batch  # noqa: E402
-from bots.names import parse_bot  # noqa: E402
-from bots.seat import new_seat_array  # noqa: E402
+from bots.contract.names import parse_bot  # noqa: E402
+from bots.contract.seat import new_seat_array  # noqa: E402
+from bots.running.arena import DRAW, play_batch  # noqa: E402
 from tuner.measure.stats import wilson_interval  # noqa: E402
 
 

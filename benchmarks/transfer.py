@@ -2,13 +2,13 @@
 
 For each style S of the panel, a short study tunes BOT against a pool of the other styles and a hall of fame, its
 choice made on the same styles: S is never seen, neither by the search nor by the choice. A style written NAME~J is
-a distribution in the pool (`bots.perturbation`: each game draws its parameters by up to J of their ranges); the
-finals and the gauntlets meet it as NAME itself, as the quickstart's `validation_opponents` do. The chosen bot and
-the baseline (BOT's defaults) then play the same fresh seeds (the `match` stream of --seed: never a study's)
-against every style, sides swapped. A row gives the tuned bot's gain over the baseline against its pool (the mean
-paired difference over the pool's styles, and the mean Elo gain) and against S, with 95% intervals over the seed
-pairs, and the ratio held-out gain / in-pool gain. Styles given with --unseen are in no study's pool: every study's
-chosen bot is measured against them as well.
+a distribution in the pool (`bots.contract.perturbation`: each game draws its parameters by up to J of their
+ranges); the finals and the gauntlets meet it as NAME itself, as the quickstart's `validation_opponents` do. The
+chosen bot and the baseline (BOT's defaults) then play the same fresh seeds (the `match` stream of --seed: never a
+study's) against every style, sides swapped. A row gives the tuned bot's gain over the baseline against its pool
+(the mean paired difference over the pool's styles, and the mean Elo gain) and against S, with 95% intervals over
+the seed pairs, and the ratio held-out gain / in-pool gain. Styles given with --unseen are in no study's pool: every
+study's chosen bot is measured against them as well.
 
     python benchmarks/transfer.py --fix grow_w_points=0 seed_w_sun=0 --seed 7 --out loo-7.json   # the quickstart's
     python benchmarks/transfer.py --objective mean --fix grow_w_points=0 seed_w_sun=0 --out loo-mean.json
@@ -36,7 +36,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bots.names import JITTER  # noqa: E402
+from bots.contract.names import JITTER  # noqa: E402
 from tuner.measure.gauntlet import run_gauntlet  # noqa: E402
 from tuner.measure.runner import GameRunner  # noqa: E402
 from tuner.measure.seeds import game_seeds  # noqa: E402

@@ -1,16 +1,16 @@
 """The registered bots: one line each in `REGISTERED`, the rest is read from each bot's own folder.
 
 A bot's folder under `bots/` holds its compiled policy and its parameter schema, and its `__init__.py` defines
-`PLUGIN` (`bots.plugin.BotPlugin`). Registering it means adding its folder name here, then regenerating the
-compiled dispatch (`python -m bots.generate`), which calls each policy by its seat kind: the position here.
+`PLUGIN` (`bots.contract.plugin.BotPlugin`). Registering it means adding its folder name here, then regenerating the
+compiled dispatch (`python -m bots.running.generate`), which calls each policy by its seat kind: the position here.
 """
 from __future__ import annotations
 
 import importlib
 from functools import cache
 
-from bots.plugin import BotPlugin
-from bots.schema import ParamError, Schema
+from bots.contract.plugin import BotPlugin
+from bots.contract.schema import ParamError, Schema
 
 REGISTERED = (
     "greedy",

@@ -19,9 +19,7 @@ from typing import Optional
 
 from numba.core.caching import CacheImpl, _CacheLocator
 
-from engine.sources import PACKAGE_ROOT
-
-PROJECT_PACKAGES = ("engine", "bots", "tuner")
+from engine.sources import PACKAGE_ROOT, PACKAGES
 
 
 def cache_root() -> Path:
@@ -32,7 +30,7 @@ def cache_root() -> Path:
 
 def _module_file(root: Path, dotted: str) -> Optional[Path]:
     parts = dotted.split(".")
-    if parts[0] not in PROJECT_PACKAGES:
+    if parts[0] not in PACKAGES:
         return None
     for candidate in (root.joinpath(*parts).with_suffix(".py"), root.joinpath(*parts, "__init__.py")):
         if candidate.is_file():
@@ -120,7 +118,7 @@ class ContentLocator(_CacheLocator):
             relative = path.resolve().relative_to(PACKAGE_ROOT.resolve())
         except ValueError:
             return None
-        if relative.parts[0] not in PROJECT_PACKAGES:
+        if relative.parts[0] not in PACKAGES:
             return None
         locator = cls(py_func, path)
         return locator if _writable(locator._path) else None

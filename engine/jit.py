@@ -12,7 +12,7 @@ player, where Numba by default compiles one copy for the constant 0 and another 
 Compiled code is cached on disk, one folder per module and content (`engine.cache`).
 
 The bit helpers `popcount` and `lowest_bit` are LLVM intrinsics inside compiled code. Policy code that is
-also exported as plain Python (see `bots/export.py`) calls them by these names; the exported file defines
+also exported as plain Python (see `export/transpile.py`) calls them by these names; the exported file defines
 pure-Python versions instead.
 """
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """Players for the text-protocol referee: a program talking the CodinGame protocol (in-engine bots play through
-`bots.player.BotPlayer`).
+`bots.running.player.BotPlayer`).
 
 A program gets the initialization lines just before its first turn's input, then one turn's input each
 time it is awake; the referee reads exactly one line per turn (extra lines wait for later turns, as on

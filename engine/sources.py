@@ -1,26 +1,28 @@
-"""The project's sources, digested: what the compile cache and every recorded result are keyed to."""
+"""The project's packages, and a digest of their sources that every recorded result carries (`tuner.versions`).
+
+`PACKAGES` is the one list of them: the compile cache files the compiled functions of these packages and follows
+their imports (`engine.cache`), the layers check reads their imports (`tests/test_layers.py`), and pyproject.toml's
+`include` names the same (it cannot import this: a test compares them).
+"""
 from __future__ import annotations
 
 import hashlib
 from pathlib import Path
 
 PACKAGE_ROOT = Path(__file__).resolve().parent.parent
-COMPILED_PACKAGES = ("engine", "bots")
-NOT_COMPILED = ("tuned", "examples")  # exported bots and example programs are never compiled
+PACKAGES = ("engine", "bots", "export", "tuner")  # in layer order: each imports only those before it
+NOT_SOURCES = ("tuned", "examples")  # exported bots and example programs: files the project holds, not its code
 
 
-def source_digest(packages: tuple = COMPILED_PACKAGES) -> str:
-    """A digest of every source file of `packages` (by default, all that the compiled code can come from).
-
-    Numba's cache only notices a change to the file of the function it cached, while the kernels inline
-    functions from many files: after an edit to a policy, a kernel would keep running the old one. Keying
-    the cache directory to all the sources makes any edit recompile.
-    """
+def source_digest(packages: tuple = PACKAGES) -> str:
+    """A digest of every source file of `packages` (by default, the whole project's): any edit of the code changes
+    it, so that a result can be traced to the code that made it. The compile cache is keyed otherwise, by module
+    (`engine.cache`)."""
     digest = hashlib.sha256()
     for package in packages:
         for path in sorted((PACKAGE_ROOT / package).rglob("*.py")):
             relative = path.relative_to(PACKAGE_ROOT)
-            if not set(NOT_COMPILED) & set(relative.parts):
+            if not set(NOT_SOURCES) & set(relative.parts):
                 digest.update(str(relative).encode())
                 digest.update(path.read_bytes())
     return digest.hexdigest()[:16]

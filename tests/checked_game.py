@@ -6,8 +6,8 @@ from typing import NamedTuple
 
 import numpy as np
 
-from bots.dispatch import decide
-from bots.seat import start_seat
+from bots.contract.seat import start_seat
+from bots.running.dispatch import decide
 from engine import rules
 from engine.javarandom import seed_state
 from engine.maps import generate_map

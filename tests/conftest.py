@@ -42,7 +42,7 @@ def pytest_xdist_auto_num_workers(config) -> int:
 def compiled_engine():
     """The engine compiled (or found in the cache) once for the session, on every core, before any test plays:
     the commands the tests start, and the copies of the project some of them make, find it in the cache."""
-    from bots.warmup import compile_engine
+    from bots.running.warmup import compile_engine
 
     compile_engine()
 

@@ -6,9 +6,10 @@ import json
 import numpy as np
 import pytest
 
-from bots.arena import play_batch
-from bots.names import parse_bot
-from bots.seat import new_seat_array
+from bots.contract.names import parse_bot
+from bots.contract.seat import new_seat_array
+from bots.running.arena import play_batch
+from bots.running.player import player_for
 from engine.referee import play_game
 from tests.conftest import DATA, run_tuner
 
@@ -52,7 +53,7 @@ def test_referee_and_batch_kernel_play_the_same_games(league, names):
     batch = play_batch(np.array(seeds), league, seats_for(*names, league=league))
     for g, seed in enumerate(seeds):
         bots = [parse_bot(name, league) for name in names]
-        report = play_game(seed, league, [bot.player() for bot in bots])
+        report = play_game(seed, league, [player_for(bot) for bot in bots])
         assert report.outcome.final_scores == batch.score[g].tolist(), (seed, names)
 
 

@@ -17,7 +17,7 @@ from tests.conftest import ROOT
 
 
 def copy_project(destination: Path) -> Path:
-    for package in ("engine", "bots", "tuner"):
+    for package in sources.PACKAGES:
         shutil.copytree(ROOT / package, destination / package,
                         ignore=shutil.ignore_patterns("__pycache__", "*.py[cod]"))
     return destination
@@ -27,7 +27,7 @@ def digests(root: Path, modules: list[str]) -> dict:
     return {module: cache.module_digest(root / module, root) for module in modules}
 
 
-MODULES = ["bots/heuristic/policy.py", "bots/search/simulate.py", "bots/dispatch.py", "bots/arena.py",
+MODULES = ["bots/heuristic/policy.py", "bots/search/simulate.py", "bots/running/dispatch.py", "bots/running/arena.py",
            "bots/greedy/policy.py", "engine/rules.py", "engine/frames.py"]
 
 
@@ -39,7 +39,8 @@ def test_a_copy_of_the_project_finds_the_same_cache_and_an_edit_recompiles_what_
     cache.module_digest.cache_clear()
     before, after = digests(ROOT, MODULES), digests(copy, MODULES)
     changed = {module for module in MODULES if before[module] != after[module]}
-    assert changed == {"bots/heuristic/policy.py", "bots/search/simulate.py", "bots/dispatch.py", "bots/arena.py"}
+    assert changed == {"bots/heuristic/policy.py", "bots/search/simulate.py", "bots/running/dispatch.py",
+                       "bots/running/arena.py"}
     rules = copy / "engine" / "rules.py"
     rules.write_text(rules.read_text() + "\n# an edit\n")
     cache.module_digest.cache_clear()
@@ -87,7 +88,7 @@ def test_the_warm_up_compiles_what_the_cache_lacks_and_says_so_once(tmp_path):
     greedy = Path(policy.greedy_move._cache._cache_path)
     shutil.rmtree(root / "photosynthesis-tuner" / greedy.relative_to(cache.cache_root()))
     env = {**os.environ, "NUMBA_CACHE_DIR": str(root)}
-    warm = subprocess.run([sys.executable, "-m", "bots.warmup"], capture_output=True, text=True, env=env,
+    warm = subprocess.run([sys.executable, "-m", "bots.running.warmup"], capture_output=True, text=True, env=env,
                           cwd=ROOT, timeout=600)
     assert warm.returncode == 0, warm.stderr
     assert warm.stdout.splitlines()[0] == "compiling 1 pieces on 1 processes"

@@ -10,12 +10,12 @@ import sys
 
 import pytest
 
-from bots.dispatch import decide
-from bots.export import CODINGAME_LIMIT, export_bot
-from bots.names import parse_bot
+from bots.contract.names import parse_bot
+from bots.running.dispatch import decide
 from engine.game import Game
 from engine.protocol import format_move
 from engine.replay import read_records
+from export.standalone import CODINGAME_LIMIT, export_bot
 from tests.conftest import GAMES, program, run_tuner
 
 
@@ -56,8 +56,8 @@ def compare_on_recorded_games(bot_name, exported, files):
 
 def tuned_params_file(directory):
     """A heuristic parameter file away from the defaults: each value moved a third of the way to a bound."""
+    from bots.contract.paramfile import ParamFile, write_param_file
     from bots.heuristic.schema import SCHEMA
-    from bots.paramfile import ParamFile, write_param_file
 
     values = {}
     for i, p in enumerate(SCHEMA):
@@ -200,7 +200,7 @@ def test_the_end_of_study_hint_names_a_file_the_bot_exports_to(tmp_path, capsys)
     """A study of a bot exported in Python is told to write a .py file; one of a C++-only bot (beam), a .cpp file,
     which `tuner export` then writes in C++ (test_export_language_follows_the_file_name)."""
     from tests.conftest import write_study
-    from tuner.search.tune import print_export_hint
+    from tuner.cli.tune_report import print_export_hint
     from tuner.study.file import read_study_file
 
     for bot, suffix in (("heuristic", ".py"), ("beam", ".cpp")):

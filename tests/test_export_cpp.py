@@ -18,19 +18,20 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from bots import cpp_runtime
-from bots.dispatch import decide
-from bots.emit_cpp import cpp_program
-from bots.export import CODINGAME_LIMIT, export_bot
-from bots.export_cpp import policy_cpp
-from bots.names import parse_bot
+from bots.contract.names import parse_bot
 from bots.registry import REGISTERED, plugin, schema_for
-from bots.transpile import TranspileError
+from bots.running.dispatch import decide
+from bots.running.player import player_for
 from engine.game import Game
 from engine.jit import hot
 from engine.players import TimeLimits
 from engine.protocol import format_move
 from engine.referee import play_game
+from export.cpp import runtime
+from export.cpp.bot_file import policy_cpp
+from export.cpp.emit import cpp_program
+from export.standalone import CODINGAME_LIMIT, export_bot
+from export.transpile import TranspileError
 from tests.test_export_fuzz import random_state
 from tests.test_style_bots import away_from_defaults, params_file
 from tuner.measure.matches import run_match
@@ -151,7 +152,7 @@ def test_every_cpp_export_compiles_without_a_warning_and_is_standalone(cpp_expor
 
 
 def engine_player(bot: str, league: int):
-    return parse_bot(bot, league).player()
+    return player_for(parse_bot(bot, league))
 
 
 def outputs(report, p: int) -> list:
@@ -164,7 +165,7 @@ def test_cpp_export_plays_game_for_game_like_the_engine(cpp_exports, bot, league
     """Through the referee, on both sides: the same answer at every turn, the same scores, no refused action."""
     export = cpp_exports[bot]
     for seed, side in ((11, 0), (12, 1)):
-        players = [engine_player("heuristic", league), parse_bot(export.program, league).player()]
+        players = [engine_player("heuristic", league), player_for(parse_bot(export.program, league))]
         engine = [engine_player("heuristic", league), engine_player(export.bot, league)]
         if side == 0:
             players.reverse()
@@ -245,7 +246,7 @@ FLOATS = [(7.5, 2.0), (-7.5, 2.0), (7.5, -2.0), (-0.5, 0.25), (3.0, 2.5), (-3.0,
 
 @pytest.fixture(scope="session")
 def runtime_harness(tmp_path_factory) -> list:
-    """The runtime (`bots/cpp_runtime.py` HELPERS) and the C++ of the arithmetic functions above, compiled once
+    """The runtime (`export/cpp/runtime.py` HELPERS) and the C++ of the arithmetic functions above, compiled once
     with a main that prints their results, `within_budget` without a time limit, then with one (the clock): its
     lines. TIME_MS is a variable here, where an export makes it a constant."""
     from numba import types
@@ -275,7 +276,7 @@ CALLS
 
     def build(directory: Path) -> dict:
         source = directory / "runtime.cpp"
-        source.write_text(f"{cpp_runtime.INCLUDES}static int64_t TIME_MS = 0;\n{cpp_runtime.HELPERS}\n{code}\n"
+        source.write_text(f"{runtime.INCLUDES}static int64_t TIME_MS = 0;\n{runtime.HELPERS}\n{code}\n"
                           f"{main}")
         compiled = compile_cpp(source, directory / "runtime")
         printed = subprocess.run([str(directory / "runtime")], capture_output=True, text=True, timeout=60) \
@@ -321,8 +322,8 @@ def test_a_timed_search_keeps_codingames_time_limits_over_100_games(cpp_exports)
             if disqualified is None:
                 continue
             assert disqualified["slow"], (name, result.seed, disqualified)
-            players = [parse_bot(name).player()]
-            players.insert(result.a_side, parse_bot(export.program).player())
+            players = [player_for(parse_bot(name))]
+            players.insert(result.a_side, player_for(parse_bot(export.program)))
             again = play_game(result.seed, 3, players, limits, records=False)
             assert again.disqualifications == [], (name, result.seed, disqualified, again.disqualifications)
 
@@ -381,10 +382,10 @@ def test_code_outside_the_portable_subset_is_refused_with_its_file_line_and_func
 
 
 def test_a_cpp_export_near_the_limit_goes_without_its_comments(monkeypatch):
-    import bots.export as export
+    from export import standalone
 
-    full = export.export_source(parse_bot("search"), 3, ["test"], "cpp")
-    monkeypatch.setattr(export, "CODINGAME_LIMIT", len(full) - 1)
-    short = export.export_source(parse_bot("search"), 3, ["test"], "cpp")
+    full = standalone.export_source(parse_bot("search"), 3, ["test"], "cpp")
+    monkeypatch.setattr(standalone, "CODINGAME_LIMIT", len(full) - 1)
+    short = standalone.export_source(parse_bot("search"), 3, ["test"], "cpp")
     assert "// Player p's move (kind, a, b)." in full and "// Player p's move" not in short
     assert len(short) < len(full) - 1 and short.count("int main()") == 1

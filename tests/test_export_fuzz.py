@@ -4,8 +4,9 @@ import random
 
 import pytest
 
-from bots.dispatch import decide
-from bots.names import parse_bot
+from bots.contract.names import parse_bot
+from bots.running.dispatch import decide
+from bots.running.player import player_for
 from engine import rules
 from engine.game import Game
 from engine.protocol import format_move, parse_command
@@ -49,7 +50,7 @@ def positions(count: int, seed: int = 2021):
             yield game, game.frame_input(0)
             produced += 1
             continue
-        bots = [parse_bot(f"random:{rng.randrange(1 << 30)}", league).player() for _ in range(2)]
+        bots = [player_for(parse_bot(f"random:{rng.randrange(1 << 30)}", league)) for _ in range(2)]
         for p, bot in enumerate(bots):
             bot.start(game, p)
         while not game.over and produced < count:

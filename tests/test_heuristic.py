@@ -6,15 +6,15 @@ import json
 import numpy as np
 import pytest
 
-from bots.arena import DRAW, play_batch
-from bots.dispatch import decide
-from bots.export import export_bot
+from bots.contract.names import BotSpecError, bot_with_params, parse_bot
+from bots.contract.seat import MAX_PARAMS, new_seat_array
 from bots.heuristic.schema import SCHEMA
-from bots.names import BotSpecError, bot_with_params, parse_bot
 from bots.registry import kind_of
-from bots.seat import MAX_PARAMS, new_seat_array
+from bots.running.arena import DRAW, play_batch
+from bots.running.dispatch import decide
 from engine.game import Game
 from engine.protocol import format_move
+from export.standalone import export_bot
 from tests.checked_game import play_checked
 from tests.conftest import run_tuner
 

@@ -6,7 +6,8 @@ import time
 
 import pytest
 
-from bots.names import parse_bot
+from bots.contract.names import parse_bot
+from bots.running.player import player_for
 from engine.game import Game
 from engine.players import Ending, PlayerStartError, ProgramPlayer, TimeLimits
 from engine.referee import play_game
@@ -17,7 +18,7 @@ LIMITS = TimeLimits(first_ms=3000, turn_ms=600)
 
 
 def play(mode, turn="3", limits=LIMITS):
-    players = [parse_bot(program("behave.py", mode, turn)).player(), parse_bot("greedy").player()]
+    players = [player_for(parse_bot(program("behave.py", mode, turn))), player_for(parse_bot("greedy"))]
     return play_game(21, 3, players, limits)
 
 

@@ -1,24 +1,32 @@
 """The house's structure, checked on the code's own imports (top-level and inside functions, read with `ast`):
 
-- layers: `engine` imports nothing of `bots` or `tuner`; `bots` nothing of `tuner`; inside `tuner`, each package
-  imports only the ones below it (base modules < storage < measure < study < view < search < cli), so the
-  command line only calls into the rest;
+- layers: each package imports only those below it: engine < bots < export < tuner. Inside `bots`, the contract
+  (with the package's face and the registry) < the shared helpers < the bots' folders (sideways among them: a search
+  bot plays out another's policy) < running them, so that the contract and the helpers do not depend on any bot and
+  no bot on the machinery that runs it. Inside `tuner`: base modules < storage < measure < study < view < search <
+  cli, so that the command line only calls into the rest;
+- `bots/` holds no module of its own but its face (`__init__.py`) and the registry: every other is in the folder of
+  its job, and the new packages' `__init__.py` import nothing (the command line imports what it needs lazily);
 - no import circle between the project's modules (strongly connected components of the import graph);
-- the compiled dispatch `bots/dispatch.py` is the one the registry generates.
+- the compiled dispatch `bots/running/dispatch.py` is the one the registry generates;
+- pyproject.toml packages the project's packages (`engine.sources.PACKAGES`, which it cannot import).
 """
 from __future__ import annotations
 
 import ast
+import tomllib
 from pathlib import Path
 
 import pytest
 
-from bots.generate import dispatch_source
+from bots.running.generate import dispatch_source
+from engine.sources import NOT_SOURCES, PACKAGES
 from tests.conftest import ROOT
 
-PACKAGES = ("engine", "bots", "tuner")
-LAYERS = ["engine", "bots", "tuner", "tuner.storage", "tuner.measure", "tuner.study", "tuner.view", "tuner.search",
-          "tuner.cli"]
+BOT_FOLDERS = "bots.<bot>"  # the layer of every bot's folder (bots/heuristic, bots/search, ...)
+LAYERS = ["engine", "bots.contract", "bots.shared", BOT_FOLDERS, "bots.running", "export", "tuner", "tuner.storage",
+          "tuner.measure", "tuner.study", "tuner.view", "tuner.search", "tuner.cli"]
+BOTS_JOBS = ("contract", "shared", "running")
 
 
 def module_name(path: Path) -> str:
@@ -30,7 +38,7 @@ def module_name(path: Path) -> str:
 
 def project_modules() -> dict:
     return {module_name(p): p for package in PACKAGES for p in sorted((ROOT / package).rglob("*.py"))
-            if "tuned" not in p.relative_to(ROOT).parts}
+            if not set(NOT_SOURCES) & set(p.relative_to(ROOT).parts)}
 
 
 def imports_of(path: Path, modules: dict) -> list[tuple[int, str]]:
@@ -47,9 +55,19 @@ def imports_of(path: Path, modules: dict) -> list[tuple[int, str]]:
     return [(line, name) for line, name in found if name.split(".")[0] in PACKAGES]
 
 
+def layer_name(module: str) -> str:
+    """The layer a module belongs to: inside `bots`, its job's folder (the package itself and the registry with the
+    contract) or a bot's folder; elsewhere the deepest of LAYERS that names it or a package holding it."""
+    parts = module.split(".")
+    if parts[0] == "bots":
+        if len(parts) == 1 or parts[1] == "registry":
+            return "bots.contract"
+        return f"bots.{parts[1]}" if parts[1] in BOTS_JOBS else BOT_FOLDERS
+    return max((prefix for prefix in LAYERS if module == prefix or module.startswith(prefix + ".")), key=LAYERS.index)
+
+
 def layer(module: str) -> int:
-    """The index of the deepest layer the module belongs to."""
-    return max(i for i, prefix in enumerate(LAYERS) if module == prefix or module.startswith(prefix + "."))
+    return LAYERS.index(layer_name(module))
 
 
 def test_every_import_points_down_or_sideways():
@@ -58,8 +76,8 @@ def test_every_import_points_down_or_sideways():
     for name, path in modules.items():
         for line, imported in imports_of(path, modules):
             if layer(imported) > layer(name):
-                upward.append(f"{path.relative_to(ROOT)}:{line} imports {imported} ({LAYERS[layer(imported)]} is above "
-                              f"{LAYERS[layer(name)]})")
+                upward.append(f"{path.relative_to(ROOT)}:{line} imports {imported} ({layer_name(imported)} is above "
+                              f"{layer_name(name)})")
     assert not upward, "\n".join(upward)
 
 
@@ -108,9 +126,17 @@ def test_the_circle_check_finds_a_circle():
 
 
 @pytest.mark.parametrize("module, imported, upward", [
-    ("engine.rules", "bots.dispatch", True), ("bots.names", "tuner.study.bots", True),
-    ("tuner.study.bots", "tuner.search.pool", True), ("tuner.cli.tune", "tuner.search.tune", False),
-    ("tuner.view.report", "tuner.search.tune", True), ("tuner.search.artifacts", "tuner.view", False),
+    ("engine.rules", "bots.running.dispatch", True), ("bots.contract.names", "tuner.study.bots", True),
+    ("bots.contract.names", "bots.running.player", True), ("bots.contract.paramfile", "bots.registry", False),
+    ("bots.registry", "bots.contract.plugin", False), ("bots", "bots.shared.cells", True),
+    ("bots.shared.shortlist", "bots.heuristic.policy", True), ("bots.heuristic.policy", "bots.shared.cells", False),
+    ("bots.search.simulate", "bots.sunrate.policy", False), ("bots.mcts.policy", "bots.running.arena", True),
+    ("bots.running.dispatch", "bots.mcts.policy", False), ("bots.running.warmup", "bots.registry", False),
+    ("bots.contract.plugin", "export.languages", True), ("bots.heuristic.policy", "export.transpile", True),
+    ("export.standalone", "bots.contract.names", False), ("export.cpp.emit", "tuner.errors", True),
+    ("tuner.cli.export", "export.languages", False), ("tuner.storage.open", "export.standalone", False),
+    ("tuner.study.bots", "tuner.search.opponent_pool", True), ("tuner.cli.tune", "tuner.search.tune", False),
+    ("tuner.view.report", "tuner.search.tune", True), ("tuner.search.best_artifacts", "tuner.view", False),
     ("tuner.measure.matches", "engine.referee", False), ("tuner.storage.open", "tuner.errors", False),
 ])
 def test_the_layer_order(module, imported, upward):
@@ -118,5 +144,24 @@ def test_the_layer_order(module, imported, upward):
 
 
 def test_the_compiled_dispatch_is_generated_from_the_registry():
-    assert (ROOT / "bots" / "dispatch.py").read_text(encoding="utf-8") == dispatch_source(), \
-        "bots/dispatch.py is out of date: run python -m bots.generate"
+    assert (ROOT / "bots" / "running" / "dispatch.py").read_text(encoding="utf-8") == dispatch_source(), \
+        "bots/running/dispatch.py is out of date: run python -m bots.running.generate"
+
+
+def test_pyproject_packages_the_project_packages():
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    assert config["tool"]["setuptools"]["packages"]["find"]["include"] == [f"{package}*" for package in PACKAGES]
+    assert config["tool"]["ruff"]["lint"]["isort"]["known-first-party"] == [*PACKAGES, "tests"]
+
+
+def test_bots_holds_its_face_and_the_registry_and_the_rest_in_folders():
+    assert sorted(path.name for path in (ROOT / "bots").glob("*.py")) == ["__init__.py", "registry.py"]
+
+
+@pytest.mark.parametrize("package", ["bots", "bots/contract", "bots/shared", "bots/running", "export", "export/python",
+                                     "export/cpp"])
+def test_a_package_face_imports_nothing(package):
+    """Importing `bots.contract.plugin` or `export.languages` loads no other module of the package (no NumPy, no
+    Numba for `tuner --help`)."""
+    tree = ast.parse((ROOT / package / "__init__.py").read_text(encoding="utf-8"))
+    assert len(tree.body) == 1 and isinstance(tree.body[0], ast.Expr), "a docstring and nothing else"

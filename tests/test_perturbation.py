@@ -5,11 +5,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from bots.arena import play_batch
-from bots.names import BotSpecError, bot_with_params, parse_bot
-from bots.perturbation import drawn_params
+from bots.contract.names import BotSpecError, bot_with_params, parse_bot
+from bots.contract.perturbation import drawn_params
+from bots.contract.seat import new_seat_array
 from bots.registry import schema_for
-from bots.seat import new_seat_array
+from bots.running.arena import play_batch
+from bots.running.player import player_for
 from engine.referee import play_game
 from tests.conftest import run_tuner
 from tuner.measure.league import identity_key
@@ -71,7 +72,7 @@ def test_games_meet_the_drawn_parameters_on_both_sides_in_the_arena_and_the_refe
             a = play_batch(np.array([seed]), 3, seats, [swapped])
             b = play_batch(np.array([seed]), 3, fixed, [swapped])
             assert a.score.tolist() == b.score.tolist()
-        refereed = play_game(seed, 3, [spread.player(), greedy.player()], records=False)
+        refereed = play_game(seed, 3, [player_for(spread), player_for(greedy)], records=False)
         assert refereed.outcome.final_scores == play_batch(np.array([seed]), 3, seats).score[0].tolist()
     plain = play_batch(np.arange(1, 41), 3, _seats("heuristic", "greedy"))
     drawn_games = play_batch(np.arange(1, 41), 3, _seats("heuristic~0.3", "greedy"))

@@ -1,7 +1,7 @@
 """A bot is a plug-in: adding one touches its own folder and one registration line, then the generated dispatch.
 
 In a copy of the project a toy bot (always the first legal move, with one parameter) is added; after `python -m
-bots.generate` it compiles alone (the copy shares the project's compile cache), plays in the compiled arena,
+bots.running.generate` it compiles alone (the copy shares the project's compile cache), plays in the compiled arena,
 through the referee, as a bot name with parameters, in `tuner params`, and exports as a standalone file - and
 nothing else of the project was edited."""
 from __future__ import annotations
@@ -15,11 +15,12 @@ import sys
 import uuid
 from pathlib import Path
 
+from engine.sources import PACKAGES
 from tests.conftest import ROOT
 
 TOY_INIT = '''"""`toy`: the first legal move, or WAIT while fewer than `patience` days have passed."""
-from bots.plugin import BotPlugin
-from bots.schema import Param, Schema
+from bots.contract.plugin import BotPlugin
+from bots.contract.schema import Param, Schema
 from bots.toy.policy import toy_move
 
 SCHEMA = Schema("toy", [Param("patience", "int", 0, 23, 0, "days to wait before playing")])
@@ -41,16 +42,17 @@ def toy_move(mp, s, p, seat):
 
 CHECK = '''
 import json, numpy as np
-from bots.arena import play_batch
-from bots.export import export_bot
-from bots.names import parse_bot
-from bots.seat import new_seat_array
+from bots.running.arena import play_batch
+from export.standalone import export_bot
+from bots.contract.names import parse_bot
+from bots.contract.seat import new_seat_array
+from bots.running.player import player_for
 from engine.referee import play_game
 seats = new_seat_array(2)
 seats[0] = parse_bot("toy").seat[0]
 seats[1] = parse_bot("greedy").seat[0]
 batch = play_batch(np.arange(1, 21), 3, seats)
-report = play_game(5, 3, [parse_bot("toy:patience=3").player(), parse_bot("greedy").player()])
+report = play_game(5, 3, [player_for(parse_bot("toy:patience=3")), player_for(parse_bot("greedy"))])
 export_bot(parse_bot("toy"), 3, "toy_export.py", ["a toy"])
 print(json.dumps({"scores": batch.score.sum(axis=0).tolist(), "deactivated": report.outcome.deactivated}))
 '''
@@ -58,7 +60,7 @@ print(json.dumps({"scores": batch.score.sum(axis=0).tolist(), "deactivated": rep
 
 def test_a_toy_bot_is_its_folder_and_one_registration_line(tmp_path):
     copy = tmp_path / "project"
-    for name in ("engine", "bots", "tuner"):
+    for name in PACKAGES:
         shutil.copytree(ROOT / name, copy / name, ignore=shutil.ignore_patterns("__pycache__", "*.py[cod]"))
     (copy / "bots" / "toy").mkdir()
     (copy / "bots" / "toy" / "__init__.py").write_text(TOY_INIT)
@@ -73,12 +75,12 @@ def test_a_toy_bot_is_its_folder_and_one_registration_line(tmp_path):
     def run(*args):
         return subprocess.run([sys.executable, *args], cwd=copy, env=env, capture_output=True, text=True, timeout=900)
 
-    check = run("-m", "bots.generate", "--check")
+    check = run("-m", "bots.running.generate", "--check")
     assert check.returncode == 1 and "out of date" in check.stderr
-    assert run("-m", "bots.generate").returncode == 0
-    assert "toy_move" in (copy / "bots" / "dispatch.py").read_text()
+    assert run("-m", "bots.running.generate").returncode == 0
+    assert "toy_move" in (copy / "bots" / "running" / "dispatch.py").read_text()
     # The copy shares the project's compile cache: only the toy and what calls every policy compile again.
-    warm = run("-m", "bots.warmup")
+    warm = run("-m", "bots.running.warmup")
     assert warm.returncode == 0, warm.stderr
     compiled = {line.split("  ")[-1] for line in warm.stdout.splitlines()[1:-1]}
     assert compiled == {"toy's policy", "the dispatch", "the arena", "the referee's players"}
@@ -95,12 +97,12 @@ def test_a_toy_bot_is_its_folder_and_one_registration_line(tmp_path):
     assert json.loads(as_program.stdout)["results"] == json.loads(in_engine.stdout)["results"]
     # Nothing else was edited: the registry gained one line, the dispatch was regenerated, the toy is new.
     changed = set()
-    for name in ("engine", "bots", "tuner"):
+    for name in PACKAGES:
         for path in (copy / name).rglob("*.py"):
             original = ROOT / path.relative_to(copy)
             if not original.exists() or not filecmp.cmp(path, original, shallow=False):
                 changed.add(str(path.relative_to(copy)))
-    assert changed == {"bots/registry.py", "bots/dispatch.py", "bots/toy/__init__.py", "bots/toy/policy.py"}
+    assert changed == {"bots/registry.py", "bots/running/dispatch.py", "bots/toy/__init__.py", "bots/toy/policy.py"}
     added = set(registry.read_text().splitlines()) - set((ROOT / "bots" / "registry.py").read_text().splitlines())
     assert added == {'    "toy",'}
     assert Path(copy / "toy_export.py").read_text().count("def toy_move") == 1

@@ -7,6 +7,7 @@ import json
 import os
 import re
 import signal
+import subprocess
 import sys
 import time
 
@@ -30,8 +31,8 @@ SLACK = {"first_timeout": 5000, "turn_timeout": 2000}  # a busy test machine mus
 
 def program_study(tmp_path, name="mine", **fields):
     """A study file tuning the example program, with its [parameters] table."""
-    values = dict(bot=COMMAND, trials=6, pairs=3, population=3, validation_pairs=2, finalists=2,
-                  opponents=["greedy", "heuristic"], **SLACK, **fields)
+    values = {**dict(bot=COMMAND, trials=6, pairs=3, population=3, validation_pairs=2, finalists=2,
+                     opponents=["greedy", "heuristic"], **SLACK), **fields}
     path = write_study(tmp_path, name, **values)
     lines = ["[parameters]"] + [f"{key} = {{ " + ", ".join(f"{k} = {json.dumps(v)}" for k, v in spec.items()) + " }"
                                 for key, spec in PARAMETERS.items()]
@@ -61,6 +62,26 @@ def test_a_program_is_tuned_exported_and_its_filled_source_plays_like_its_trial(
     as_study = run_tuner("match", f"study:{path}", "heuristic", *args)
     assert as_source.returncode == 0 and as_study.returncode == 0, as_source.stderr + as_study.stderr
     assert json.loads(as_source.stdout)["results"] == json.loads(as_study.stdout)["results"]
+
+
+def test_a_program_study_writes_its_parameter_files_in_one_folder_removed_when_it_ends(tmp_path):
+    """Every trial, hall-of-fame entry and finalist of a program study is a bot of its own, whose `{params_file}`
+    goes to the one folder of the process: one folder while the study runs, none after."""
+    temp = tmp_path / "tmp"
+    temp.mkdir()
+    path = program_study(tmp_path, "folders", opponents=["greedy", "hall-of-fame:2"])
+    process = subprocess.Popen([sys.executable, "-m", "tuner.cli", "tune", str(path), "--no-progress"], cwd=ROOT,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               env={**os.environ, "TMPDIR": str(temp)})
+    seen: set[str] = set()
+    while process.poll() is None:
+        seen |= {folder.name for folder in temp.glob("tuner-params-*")}
+        time.sleep(0.02)
+    out, err = process.communicate()
+    assert process.returncode == 0, err
+    assert len(load_study(path).trials) == 6 and "chosen for export" in out
+    assert len(seen) == 1, seen
+    assert not list(temp.glob("tuner-params-*"))
 
 
 def test_a_program_opponent_that_breaks_the_rules_is_recorded_per_trial(tmp_path):

@@ -7,7 +7,7 @@ import time
 import numpy as np
 import pytest
 
-from bots.names import parse_bot
+from bots.contract.names import parse_bot
 from tuner.measure.gauntlet import paired_difference, run_gauntlet
 from tuner.measure.runner import GameRunner, pair_points
 from tuner.measure.seeds import game_seeds
@@ -177,7 +177,7 @@ def test_the_gauntlet_flags_a_bot_made_worse_as_a_regression():
 def test_a_batch_is_dealt_so_each_share_gets_every_opponent_and_the_games_do_not_change():
     """Each share of a batch meets several opponents, and two threads play the same games as one: the search bot
     keeps scratch memory in its seat, which threads must not share."""
-    from tuner.measure.pool import deal
+    from tuner.measure.game_pools import deal
 
     shares = deal(10, 3)
     assert sorted(np.concatenate(shares).tolist()) == list(range(10))
@@ -197,7 +197,7 @@ def test_a_batch_is_dealt_so_each_share_gets_every_opponent_and_the_games_do_not
 
 
 def test_guided_shares_cover_the_units_once_shrink_to_the_smallest_and_each_takes_from_every_opponent():
-    from tuner.measure.pool import guided
+    from tuner.measure.game_pools import guided
 
     units_of = np.repeat(np.arange(8), 500)  # units grouped by opponent, as a batch gives them
     shares = guided(len(units_of), 2, 75)
@@ -238,7 +238,7 @@ def test_started_units_play_on_the_threads_while_the_caller_goes_on_and_give_the
 
 
 def test_the_thread_pool_runs_its_tasks_at_once_and_gives_their_results_in_order():
-    from tuner.measure.pool import ThreadPool
+    from tuner.measure.game_pools import ThreadPool
 
     both_running = threading.Barrier(2, timeout=10)
 
@@ -255,7 +255,7 @@ def test_the_thread_pool_runs_its_tasks_at_once_and_gives_their_results_in_order
 
 
 def test_the_calling_thread_works_while_the_threads_play_and_on_an_error_cancels_the_rest_and_waits():
-    from tuner.measure.pool import ThreadPool
+    from tuner.measure.game_pools import ThreadPool
 
     both = threading.Barrier(2, timeout=10)
     started, ended = [], []

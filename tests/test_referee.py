@@ -5,7 +5,8 @@ import time
 
 import pytest
 
-from bots.names import parse_bot
+from bots.contract.names import parse_bot
+from bots.running.player import player_for
 from engine.players import PlayerStartError, TimeLimits
 from engine.referee import play_game
 from engine.replay import replay_records
@@ -15,7 +16,7 @@ LIMITS = TimeLimits(first_ms=3000, turn_ms=1000)  # generous: CI machines are sl
 
 
 def play(a, b, seed=11, league=3, limits=LIMITS):
-    return play_game(seed, league, [parse_bot(a, league).player(), parse_bot(b, league).player()], limits)
+    return play_game(seed, league, [player_for(parse_bot(a, league)), player_for(parse_bot(b, league))], limits)
 
 
 def pids_in(report):

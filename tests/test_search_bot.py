@@ -4,11 +4,12 @@ and parameters, and no blind spot that a heuristic tuned against the search of o
 import numpy as np
 import pytest
 
-from bots.arena import play_batch
-from bots.names import BotSpecError, bot_with_params, parse_bot
+from bots.contract.names import BotSpecError, bot_with_params, parse_bot
+from bots.contract.seat import new_seat_array
 from bots.registry import kind_of
+from bots.running.arena import play_batch
+from bots.running.player import player_for
 from bots.search.schema import SCHEMA
-from bots.seat import new_seat_array
 from engine.players import TimeLimits
 from engine.referee import play_game
 from tests.checked_game import play_checked
@@ -20,7 +21,7 @@ LIMITS = TimeLimits(first_ms=60000, turn_ms=60000)  # the first decision may wai
 @pytest.mark.parametrize("league", [1, 2, 3])
 @pytest.mark.parametrize("opponent, side", [("heuristic", 0), ("random:3", 1)])
 def test_the_referee_accepts_every_move_of_the_search_bot(league, opponent, side):
-    bots = [parse_bot("search", league).player(), parse_bot(opponent, league).player()]
+    bots = [player_for(parse_bot("search", league)), player_for(parse_bot(opponent, league))]
     if side:
         bots.reverse()
     report = play_game(40 + league, league, bots, LIMITS)

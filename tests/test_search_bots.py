@@ -4,14 +4,15 @@ play, the tree kept from one move to the next, and their names, parameters and e
 import numpy as np
 import pytest
 
-from bots.arena import play_batch, play_results
-from bots.dispatch import decide
-from bots.evaluation import FIRST_EVALUATION_PARAM, evaluate
+from bots.contract.names import BotSpecError, parse_bot
+from bots.contract.seat import new_seat_array
 from bots.mcts.tree import I_ITERATIONS, I_REUSED
-from bots.names import BotSpecError, parse_bot
 from bots.registry import kind_of, schema_for
-from bots.seat import new_seat_array
-from bots.simulation import final_margin, step
+from bots.running.arena import play_batch, play_results
+from bots.running.dispatch import decide
+from bots.running.player import player_for
+from bots.shared.evaluation import FIRST_EVALUATION_PARAM, evaluate
+from bots.shared.simulation import final_margin, step
 from engine import rules
 from engine.javarandom import seed_state
 from engine.maps import generate_map
@@ -56,7 +57,7 @@ def test_every_decision_is_legal_and_the_batch_plays_the_same_games(bot, league)
 @pytest.mark.parametrize("league", [1, 3])
 def test_the_referee_accepts_every_move(bot, league):
     side = league % 2
-    players = [parse_bot(bot, league).player(), parse_bot("heuristic", league).player()]
+    players = [player_for(parse_bot(bot, league)), player_for(parse_bot("heuristic", league))]
     if side:
         players.reverse()
     report = play_game(60 + league, league, players, LIMITS)

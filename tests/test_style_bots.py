@@ -8,15 +8,14 @@ import sys
 import numpy as np
 import pytest
 
-from bots.arena import play_batch
-from bots.dispatch import decide
-from bots.export import export_bot
-from bots.names import BotSpecError, bot_with_params, parse_bot
-from bots.paramfile import ParamFile, write_param_file
-from bots.player import BotPlayer
+from bots.contract.names import BotSpecError, bot_with_params, parse_bot
+from bots.contract.paramfile import ParamFile, write_param_file
+from bots.contract.seat import new_seat_array, start_seat
 from bots.registry import schema_for
-from bots.seat import new_seat_array, start_seat
-from bots.sunlight import day_change
+from bots.running.arena import play_batch
+from bots.running.dispatch import decide
+from bots.running.player import BotPlayer, player_for
+from bots.shared.sunlight import day_change
 from engine import rules
 from engine.game import Game
 from engine.javarandom import seed_state
@@ -25,6 +24,7 @@ from engine.protocol import format_move
 from engine.records import new_map_array, new_state_array
 from engine.referee import play_game
 from engine.replay import read_records
+from export.standalone import export_bot
 from tests.checked_game import play_checked
 from tests.conftest import GAMES, run_tuner
 
@@ -67,7 +67,7 @@ def test_referee_accepts_every_move(bot, league):
     action, no disqualification, and every answer is in the possible-moves list the referee sent."""
     answers = 0
     for g, opponent in enumerate(["heuristic", "random:3", "heuristic", "random:5"]):
-        players = [BotPlayer(bot, parse_bot(bot, league).seat), parse_bot(opponent, league).player()]
+        players = [BotPlayer(bot, parse_bot(bot, league).seat), player_for(parse_bot(opponent, league))]
         me = g % 2
         if me:
             players.reverse()
@@ -116,7 +116,7 @@ def test_deterministic_and_the_referee_plays_the_batch_games(bot):
     again = batch(bot, "heuristic", seeds)
     assert first.score.tolist() == again.score.tolist() and first.turns.tolist() == again.turns.tolist()
     for g, seed in enumerate(seeds[:3]):
-        report = play_game(int(seed), 3, [parse_bot(bot, 3).player(), parse_bot("heuristic", 3).player()])
+        report = play_game(int(seed), 3, [player_for(parse_bot(bot, 3)), player_for(parse_bot("heuristic", 3))])
         assert report.outcome.final_scores == first.score[g].tolist()
 
 
@@ -175,7 +175,7 @@ def harvest(s, o):
 
 
 def test_day_change_is_the_harvest_difference():
-    """`bots.sunlight.day_change` against the rules' shadows, for every change of size of every tree of
+    """`bots.shared.sunlight.day_change` against the rules' shadows, for every change of size of every tree of
     positions from real games (grow, complete, seed, and jumps)."""
     rng = np.random.default_rng(3)
     checked = 0

@@ -64,7 +64,7 @@ def test_a_study_records_its_trials_seeds_versions_and_artifacts(tuned_study):
     assert validation["stream"] == "validation" and validation["overall"]["games"] == 2 * 20 * 2
     assert not set(game_seeds(5, 20, "validation")) & set(game_seeds(5, 40, "search"))
     # The baseline was the first best trial: its exported bot is an artifact of trial 0.
-    from tuner.storage.artifacts import trial_artifacts
+    from tuner.storage.artifact_store import trial_artifacts
     from tuner.storage.open import open_storage
 
     storage = open_storage(read_study_file(tuned_study).storage, create=False)
@@ -221,7 +221,7 @@ def test_a_second_ctrl_c_cuts_the_games_but_never_a_storage_write_among_them():
 def test_a_second_ctrl_c_held_while_trials_are_asked_stops_the_games_already_started():
     """With two threads a batch's first games start while its next trials are asked, where a second Ctrl-C is
     held: it cuts as the games are waited for, and the games not begun are cancelled, none left playing."""
-    from bots.names import parse_bot
+    from bots.contract.names import parse_bot
     from tuner.measure.runner import GameRunner
     from tuner.search.generation import BatchPlayer, StartedBlock
     from tuner.search.interrupt import StopFlag
@@ -363,7 +363,7 @@ def finished_trials(path) -> int:
 
 def test_the_progress_line_before_and_after_a_best_trial():
     """A worker whose batches never held the study's best (another worker's did) has no best to show."""
-    from tuner.search.progress import Progress
+    from tuner.cli.tune_progress import Progress
 
     class Runner:
         games_played, engine_games_played, game_seconds, jobs = 0, 0, 0.0, 1

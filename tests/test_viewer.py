@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from bots.names import parse_bot
+from bots.contract.names import parse_bot
+from bots.running.player import player_for
 from engine.referee import play_game
 from tests.conftest import GAMES, program, read_jsonl_gz, run_tuner
 from tuner.cli import main as tuner_main
@@ -23,7 +24,7 @@ REQUIRE_BROWSER_ENV = "TUNER_REQUIRE_BROWSER"  # "1" (CI): no browser is a failu
 
 
 def engine_game(seed: int = 5) -> list[dict]:
-    players = [parse_bot("heuristic").player(), parse_bot("greedy").player()]
+    players = [player_for(parse_bot("heuristic")), player_for(parse_bot("greedy"))]
     return play_game(seed, 3, players).records
 
 

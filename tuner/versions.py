@@ -15,7 +15,6 @@ from importlib import metadata
 
 from engine.sources import source_digest as digest_of
 
-SOURCE_PACKAGES = ("engine", "bots", "tuner")
 LIBRARIES = ("numpy", "numba", "llvmlite", "optuna", "cmaes", "scipy")
 
 
@@ -29,7 +28,7 @@ def package_version() -> str:
 @lru_cache(maxsize=1)
 def source_digest() -> str:
     """A digest of the project's Python sources (exported bots excluded): any edit changes it."""
-    return digest_of(SOURCE_PACKAGES)
+    return digest_of()
 
 
 @lru_cache(maxsize=1)

@@ -7,7 +7,7 @@ strain CodinGame's 100 ms a turn. Its work per move is fixed by its width and de
 stop), so `--time-ms` does not apply to it."""
 from bots.beam.policy import beam_move
 from bots.beam.schema import MAX_WIDTH, SCHEMA
-from bots.plugin import BotPlugin, Setup, int_argument
+from bots.contract.plugin import BotPlugin, Setup, int_argument
 
 
 def _width(name: str, arg: str, league: int) -> Setup:

@@ -1,9 +1,9 @@
-"""The `beam` bot's policy: a day planner. At each decision it searches its own sequences of actions for the rest
-of the day, the opponent assumed to wait, by a beam: from each of the `width` best positions so far, each
-shortlisted action (`bots.shortlist`) is played and the position reached is valued (`bots.evaluation`: points,
+"""The `beam` bot's policy: a day planner. At each decision it searches its own sequences of actions for the rest of
+the day, the opponent assumed to wait, by a beam: from each of the `width` best positions so far, each shortlisted
+action (`bots.shared.shortlist`) is played and the position reached is valued (`bots.shared.evaluation`: points,
 sun, the harvest of the days left under the shadows the trees cast, what the trees may become); the `width` best
-positions go on, up to `depth` actions. Stopping (WAIT) is a plan at every step. The bot plays the first action
-of the best plan found, and plans again at its next decision (the opponent's moves may have changed the day).
+positions go on, up to `depth` actions. Stopping (WAIT) is a plan at every step. The bot plays the first action of
+the best plan found, and plans again at its next decision (the opponent's moves may have changed the day).
 
 Why the opponent waits: within a day the players' actions interact little (a contested seed, the nutrients a
 COMPLETE takes), while the shadows that matter are those of the coming days, which the evaluation projects.
@@ -14,9 +14,9 @@ and seat.floats their values; nothing is kept from one decision to the next.
 from __future__ import annotations
 
 from bots.beam.schema import MAX_WIDTH, SCHEMA
-from bots.evaluation import FIRST_EVALUATION_PARAM, evaluate
-from bots.shortlist import FIRST_SHORTLIST_PARAM, shortlist
-from bots.simulation import copy_state, same_state
+from bots.shared.evaluation import FIRST_EVALUATION_PARAM, evaluate
+from bots.shared.shortlist import FIRST_SHORTLIST_PARAM, shortlist
+from bots.shared.simulation import copy_state, same_state
 from engine import rules
 from engine.jit import hot, kernel
 

@@ -1,5 +1,5 @@
 """The `beam` bot's parameters, in the order its policy reads them from `seat.params`: the beam's, the shortlist's
-caps (`bots.shortlist`) and the evaluation's weights (`bots.evaluation`).
+caps (`bots.shared.shortlist`) and the evaluation's weights (`bots.shared.evaluation`).
 
 The defaults of the shortlist and of the evaluation come from a CMA-ES run of `tuner tune` (Bronze+, seed 7022,
 sigma 0.15, population 16, 1,600 trials of 60 seed pairs against heuristic, sunrate, heuristic~0.3 and
@@ -8,9 +8,9 @@ evaluation's terms: its chosen trial won 87.5% of 800 held-out games against tha
 against the heuristic and 37.5% against sunrate on 200 held-out games each."""
 from __future__ import annotations
 
-from bots.evaluation import evaluation_params
-from bots.schema import Param, Schema
-from bots.shortlist import shortlist_params
+from bots.contract.schema import Param, Schema
+from bots.shared.evaluation import evaluation_params
+from bots.shared.shortlist import shortlist_params
 
 MAX_WIDTH = 16
 

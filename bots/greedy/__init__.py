@@ -1,8 +1,8 @@
 """`greedy[:complete_day,max_seeds]`: the speed yardstick's bot. COMPLETE from complete_day, else GROW the largest
 affordable size, else SEED where it is free and not next to its own trees, else WAIT."""
+from bots.contract.plugin import BotPlugin, BotSpecError, Setup, int_argument
 from bots.greedy.policy import greedy_seat
 from bots.greedy.schema import DEFAULT_COMPLETE_DAY, SCHEMA
-from bots.plugin import BotPlugin, BotSpecError, Setup, int_argument
 
 
 def _positional(name: str, arg: str, league: int) -> Setup:

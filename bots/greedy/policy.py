@@ -2,7 +2,7 @@
 GROW the largest affordable size, else SEED where it is free and not next to its own trees, else WAIT."""
 from __future__ import annotations
 
-from bots.cells import richest, spread
+from bots.shared.cells import reach_of, richest, spread
 from engine import rules
 from engine.geometry import CELLS, DISTANCE
 from engine.jit import hot, lowest_bit, popcount
@@ -22,7 +22,7 @@ def greedy_move(mp, s, p, complete_day, max_seeds):
     seeds = popcount(mine & s.trees[0])
     if mp.can_seed and seeds < max_seeds and seeds <= sun:
         next_to_mine = spread(mine, 1)
-        reach = spread(ready & s.trees[1], 1) | spread(ready & s.trees[2], 2) | spread(ready & s.trees[3], 3)
+        reach = reach_of(s, ready)
         occupied = s.trees[0] | s.trees[1] | s.trees[2] | s.trees[3]
         candidates = reach & ~mp.by_richness[0] & ~occupied & ~next_to_mine
         if candidates:

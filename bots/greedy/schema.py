@@ -1,7 +1,7 @@
 """The `greedy` bot's two parameters (the speed yardstick's bot: `shared/bench/README.md` section 5)."""
 from __future__ import annotations
 
-from bots.schema import Param, Schema
+from bots.contract.schema import Param, Schema
 
 # complete_day by league when not given: Wood 2 is a single day, Wood 1 six days.
 DEFAULT_COMPLETE_DAY = {1: 0, 2: 3, 3: 12}

@@ -1,7 +1,7 @@
 """`heuristic`: the parameterised bot the tuner tunes first (33 parameters; `tuner params`)."""
+from bots.contract.plugin import BotPlugin
 from bots.heuristic.policy import heuristic_seat
 from bots.heuristic.schema import SCHEMA
-from bots.plugin import BotPlugin
 
 PLUGIN = BotPlugin(
     "heuristic",

@@ -14,19 +14,18 @@ Order of business, one action per call (the richest tree first among several):
             tree that reaches it; on the last day any seed that costs no point (one tree more for the tie-break);
   WAIT      otherwise. `seed_first` puts SEED before GROW.
 
-Written in the portable subset that `bots/export.py` turns into plain Python: @hot functions, ints, floats,
-bitboards, module-level int constants and 1-D int64 tables; no allocation, no numpy calls. The player p is
+Written in the portable subset that `export/transpile.py` exports as plain Python and C++: @hot functions, ints,
+floats, bitboards, module-level int constants and 1-D int64 tables; no allocation, no numpy calls. The player p is
 only used as an index, so the policy plays either side the same way.
 """
 from __future__ import annotations
 
 import numpy as np
 
-from bots.cells import richest, spread
 from bots.heuristic.schema import KNOTS, SCHEMA
-from bots.sunlight import LINES, grow_income, income_change
+from bots.shared.cells import reach_of, richest, seed_source, spread
+from bots.shared.sunlight import LINES, grow_income, income_change
 from engine import rules
-from engine.geometry import CELLS, WITHIN
 from engine.jit import hot, kernel, lowest_bit, popcount
 
 # Parameter indexes (schema order).
@@ -165,18 +164,13 @@ def best_seed(mp, s, p, params, left, ready):
     elif popcount(mine) >= params[P_SEED_MAX_TREES]:
         return -1, -1
     sources = ready & ~s.trees[0]
-    reach = spread(sources & s.trees[1], 1) | spread(sources & s.trees[2], 2) | spread(sources & s.trees[3], 3)
     occupied = s.trees[0] | s.trees[1] | s.trees[2] | s.trees[3] | mp.by_richness[0]
     if gap > 0:
         occupied |= spread(mine, gap)
-    target = best_target(mp, s, p, reach & ~occupied, params, min_score)
-    if target >= 0:
-        # The smallest ready tree that reaches the target.
-        for k in range(1, 4):
-            bits = sources & s.trees[k] & WITHIN[k * CELLS + target]
-            if bits:
-                return lowest_bit(bits), target
-    return -1, -1
+    target = best_target(mp, s, p, reach_of(s, sources) & ~occupied, params, min_score)
+    if target < 0:
+        return -1, -1
+    return seed_source(s, sources, target), target
 
 
 @kernel

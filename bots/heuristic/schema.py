@@ -8,7 +8,7 @@ The compiled policy (`bots/heuristic/policy.py`) reads the parameters by index, 
 """
 from __future__ import annotations
 
-from bots.schema import Param, Schema
+from bots.contract.schema import Param, Schema
 
 # The knots of `left` (days after today) where day-dependent parameters are given.
 KNOTS = (1, 4, 8, 12)

@@ -5,10 +5,10 @@ copy of the heuristic bot, and its tree kept from one move to the next (`policy`
 
 Exported in C++ only (`tuner export --bot mcts --lang cpp [--time-ms T]`), its tree carried in the seat's
 `memory` arrays as in the engine: its rollouts in plain Python would not fit CodinGame's 100 ms a turn. With a time
-limit, it iterates while the move's deadline is ahead (`bots.budget.within_budget`) instead of N times."""
+limit, it iterates while the move's deadline is ahead (`bots.contract.budget.within_budget`) instead of N times."""
+from bots.contract.plugin import BotPlugin, Setup, int_argument
 from bots.mcts.policy import mcts_move
 from bots.mcts.schema import SCHEMA
-from bots.plugin import BotPlugin, Setup, int_argument
 
 
 def _iterations(name: str, arg: str, league: int) -> Setup:

@@ -1,7 +1,7 @@
 """The `mcts` bot's policy: Monte Carlo tree search over the whole game, for simultaneous moves.
 
 Decoupled: at a node each player who is awake picks one of its own edges (its shortlisted moves,
-`bots.shortlist`) from its own statistics, and both moves are played together; the opponent's moves are
+`bots.shared.shortlist`) from its own statistics, and both moves are played together; the opponent's moves are
 searched as the bot's own are, with no model of the opponent but a prior on its rollout policy's move. The pick
 is PUCT's:
 the edge's mean reward plus `exploration` times its prior times sqrt(visits of the node) / (1 + its visits),
@@ -17,7 +17,7 @@ the new node's first edges, which the rollout's first turn played (so a node the
 for the rollout policy's moves, as `search` keeps its principal variation).
 
 Why whole rollouts and few iterations: tried at the same cost, rollouts cut after a day or two and valued by an
-evaluation (least squares on game outcomes, `bots.evaluation`'s first design) chose worse moves than the
+evaluation (least squares on game outcomes, `bots.shared.evaluation`'s first design) chose worse moves than the
 heuristic itself; a rollout to the end, about 40 turns in mid-game, is what the budget of a sparring partner
 (500 games/s of self-play on one core) pays for: two iterations a move by default. Against so few, the bot's own
 untried moves come first (`first_play` below 0: every shortlisted move gets its rollout, as in `search`) while the
@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from bots.budget import within_budget
+from bots.contract.budget import within_budget
 from bots.heuristic.policy import heuristic_move
 from bots.mcts.schema import SCHEMA
 from bots.mcts.tree import (
@@ -70,8 +70,8 @@ from bots.mcts.tree import (
     play_key,
     room_for,
 )
-from bots.shortlist import FIRST_SHORTLIST_PARAM, SL_MAX_MOVES, shortlist
-from bots.simulation import copy_state, final_margin, same_state, step
+from bots.shared.shortlist import FIRST_SHORTLIST_PARAM, SL_MAX_MOVES, shortlist
+from bots.shared.simulation import copy_state, final_margin, same_state, step
 from engine import rules
 from engine.jit import hot, kernel
 
@@ -351,7 +351,7 @@ def most_visited(seat, node, q):
 def mcts_move(mp, s, p, seat):
     """Player p's move (kind, a, b)."""
     params = seat.params
-    ints = seat.ints  # zeroed at each game's start (`bots.seat.start_seat`): an empty tree
+    ints = seat.ints  # zeroed at each game's start (`bots.contract.seat.start_seat`): an empty tree
     memory = seat.memory
     iterations = int(params[P_ITERATIONS])
     ints[I_BANK] = min(ints[I_BANK] + iterations, iterations * int(params[P_BANK_CAP]))

@@ -1,13 +1,13 @@
 """The `mcts` bot's parameters, in the order its policy reads them from `seat.params`: first its rollout policy's
 (the heuristic bot's parameters, same names and defaults, so that a tuned heuristic's file carries over by name),
-then the search's and the shortlist's caps (`bots.shortlist`)."""
+then the search's and the shortlist's caps (`bots.shared.shortlist`)."""
 from __future__ import annotations
 
 from dataclasses import replace
 
+from bots.contract.schema import Param, Schema
 from bots.heuristic.schema import PARAMS as HEURISTIC_PARAMS
-from bots.schema import Param, Schema
-from bots.shortlist import shortlist_params
+from bots.shared.shortlist import shortlist_params
 
 ROLLOUT_PARAMS = [replace(p, doc=f"rollouts: {p.doc}") for p in HEURISTIC_PARAMS]
 

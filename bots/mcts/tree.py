@@ -19,8 +19,8 @@ tree). When a move's iterations could overflow them, the tree starts again from 
 """
 from __future__ import annotations
 
-from bots.seat import MEMORY_FLOATS, MEMORY_INTS
-from bots.simulation import step
+from bots.contract.seat import MEMORY_FLOATS, MEMORY_INTS
+from bots.shared.simulation import step
 from engine import rules
 from engine.jit import hot
 

@@ -1,5 +1,5 @@
 """`random[:seed]`: a uniformly random legal move, WAIT included, from its own seeded generator."""
-from bots.plugin import JAVA_LONG_MAX, JAVA_LONG_MIN, BotPlugin, Setup, int_argument
+from bots.contract.plugin import JAVA_LONG_MAX, JAVA_LONG_MIN, BotPlugin, Setup, int_argument
 from bots.random.policy import random_move
 
 

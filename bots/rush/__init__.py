@@ -2,7 +2,7 @@
 toward size 3, completes a size-3 tree as soon as it can afford to once the game is past its opening (the
 nutrients are still high), keeps only a small stock of size-3 trees, and seeds little: a few trees, far apart,
 on rich cells."""
-from bots.plugin import BotPlugin
+from bots.contract.plugin import BotPlugin
 from bots.rush.policy import rush_move
 from bots.rush.schema import SCHEMA
 

@@ -9,16 +9,15 @@
             (the lowest cell number among equals: toward the centre), from the smallest tree that reaches it;
   WAIT      otherwise.
 
-Written in the portable subset of `bots/transpile.py`; the player p is only an index.
+Written in the portable subset of `export/transpile.py`; the player p is only an index.
 """
 from __future__ import annotations
 
-from bots.cells import reach_of, richest, spread
-from bots.growth import best_grow
 from bots.rush.schema import SCHEMA
+from bots.shared.cells import reach_of, richest, seed_source, spread
+from bots.shared.growth import best_grow
 from engine import rules
-from engine.geometry import CELLS, WITHIN
-from engine.jit import hot, kernel, lowest_bit, popcount
+from engine.jit import hot, kernel, popcount
 
 P_COMPLETE_MAX_LEFT = SCHEMA.index("complete_max_left")
 P_KEEP3 = SCHEMA.index("keep3")
@@ -68,11 +67,7 @@ def best_seed(mp, s, p, params, left, ready):
     if candidates == 0:
         return -1, -1
     target = richest(mp, candidates)
-    for k in range(1, 4):
-        bits = sources & s.trees[k] & WITHIN[k * CELLS + target]
-        if bits:
-            return lowest_bit(bits), target
-    return -1, -1
+    return seed_source(s, sources, target), target
 
 
 @kernel

@@ -7,7 +7,7 @@ The defaults come from a 10-minute CMA-ES run of `tuner tune` (Bronze+) against 
 inside these ranges."""
 from __future__ import annotations
 
-from bots.schema import Param, Schema
+from bots.contract.schema import Param, Schema
 
 PARAMS = [
     Param("complete_max_left", "int", 12, 23, 12,

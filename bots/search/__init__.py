@@ -5,8 +5,8 @@ playouts end with the best mean score margin is played (`policy`).
 
 Exported in C++ only (`tuner export --bot search --lang cpp [--time-ms T]`): its playouts in plain Python would not
 fit CodinGame's 100 ms a turn. With a time limit, it plays out candidates while the move's deadline is ahead
-(`bots.budget.within_budget`) instead of within its budget of simulated turns."""
-from bots.plugin import BotPlugin, Setup, int_argument
+(`bots.contract.budget.within_budget`) instead of within its budget of simulated turns."""
+from bots.contract.plugin import BotPlugin, Setup, int_argument
 from bots.search.policy import search_move
 from bots.search.schema import SCHEMA
 

@@ -11,10 +11,9 @@ from the smallest ready tree that reaches it.
 """
 from __future__ import annotations
 
-from bots.cells import spread
 from bots.search.simulate import base_move
+from bots.shared.cells import reach_of, seed_source
 from engine import rules
-from engine.geometry import CELLS, WITHIN
 from engine.jit import hot, kernel, lowest_bit, popcount
 
 
@@ -59,18 +58,15 @@ def add_seeds(mp, s, p, out, n):
     mine = s.mine[p]
     if mp.can_seed and popcount(mine & s.trees[0]) <= s.sun[p]:
         sources = mine & ~s.dormant & ~s.trees[0]
-        reach = spread(sources & s.trees[1], 1) | spread(sources & s.trees[2], 2) | spread(sources & s.trees[3], 3)
-        targets = reach & ~(s.trees[0] | s.trees[1] | s.trees[2] | s.trees[3])
+        targets = reach_of(s, sources) & ~(s.trees[0] | s.trees[1] | s.trees[2] | s.trees[3])
         for r in range(3, 0, -1):
             bits = targets & mp.by_richness[r]
             while bits:
                 t = lowest_bit(bits)
                 bits &= bits - 1
-                for k in range(1, 4):
-                    src = sources & s.trees[k] & WITHIN[k * CELLS + t]
-                    if src:
-                        n = add(out, n, rules.encode_move(rules.SEED, lowest_bit(src), t))
-                        break
+                source = seed_source(s, sources, t)
+                if source >= 0:
+                    n = add(out, n, rules.encode_move(rules.SEED, source, t))
     return n
 
 

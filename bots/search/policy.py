@@ -27,11 +27,11 @@ the principal variation's value.
 """
 from __future__ import annotations
 
-from bots.budget import within_budget
+from bots.contract.budget import within_budget
 from bots.search.candidates import candidates
 from bots.search.schema import OPPONENT_MODELS, SCHEMA
 from bots.search.simulate import HEURISTIC_MODEL, SUNRATE_MODEL, playout
-from bots.simulation import same_state
+from bots.shared.simulation import same_state
 from engine import rules
 from engine.jit import kernel
 
@@ -66,7 +66,7 @@ def move_value(mp, s, p, kind, a, b, seat, first):
 @kernel
 def search_move(mp, s, p, seat):
     """Player p's move (kind, a, b)."""
-    ints = seat.ints  # zeroed at each game's start (`bots.seat.start_seat`)
+    ints = seat.ints  # zeroed at each game's start (`bots.contract.seat.start_seat`)
     budget = int(seat.params[P_BUDGET])
     ints[I_BANK] = min(ints[I_BANK] + budget, budget * int(seat.params[P_BANK_CAP]))
     pv = ints[I_PV]

@@ -1,7 +1,7 @@
 """The `search` bot's parameters, in the order the compiled policy reads them from `seat.params`."""
 from __future__ import annotations
 
-from bots.schema import Param, Schema
+from bots.contract.schema import Param, Schema
 
 OPPONENT_MODELS = ("heuristic", "sunrate", "both")
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from bots.heuristic.policy import heuristic_move
 from bots.heuristic.schema import SCHEMA as HEURISTIC_SCHEMA
 from bots.search.schema import OPPONENT_MODELS
-from bots.simulation import copy_state, final_margin, step
+from bots.shared.simulation import copy_state, final_margin, step
 from bots.sunrate.policy import sunrate_play
 from bots.sunrate.schema import SCHEMA as SUNRATE_SCHEMA
 from engine import rules

@@ -10,16 +10,15 @@
             3 in time; `seed_first` = 0 puts GROW before SEED;
   WAIT      otherwise.
 
-Written in the portable subset of `bots/transpile.py`; the player p is only an index.
+Written in the portable subset of `export/transpile.py`; the player p is only an index.
 """
 from __future__ import annotations
 
-from bots.cells import reach_of, richest, spread
-from bots.growth import best_grow
 from bots.seeder.schema import SCHEMA
-from bots.sunlight import LINES
+from bots.shared.cells import reach_of, richest, seed_source, spread
+from bots.shared.growth import best_grow
+from bots.shared.sunlight import LINES
 from engine import rules
-from engine.geometry import CELLS, WITHIN
 from engine.jit import hot, kernel, lowest_bit, popcount
 
 P_COMPLETE_MAX_LEFT = SCHEMA.index("complete_max_left")
@@ -87,11 +86,7 @@ def best_seed(mp, s, p, params, left, ready):
             best = score
     if target < 0:
         return -1, -1
-    for k in range(1, 4):
-        bits = sources & s.trees[k] & WITHIN[k * CELLS + target]
-        if bits:
-            return lowest_bit(bits), target
-    return -1, -1
+    return seed_source(s, sources, target), target
 
 
 @kernel

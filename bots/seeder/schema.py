@@ -8,7 +8,7 @@ The defaults come from CMA-ES runs of `tuner tune` (Bronze+) against the heurist
 inside these ranges."""
 from __future__ import annotations
 
-from bots.schema import Param, Schema
+from bots.contract.schema import Param, Schema
 
 PARAMS = [
     Param("complete_max_left", "int", 0, 8, 8,

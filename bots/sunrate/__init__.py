@@ -2,7 +2,7 @@
 days (its own yield, the shadows it casts on its own and on the opponent's trees, for the sun directions of
 those days), minus its cost; COMPLETE when the points it secures now beat the income the tree would still
 bring (nutrients fall as the game goes on), or when the size-3 trees outnumber the days left to sell them."""
-from bots.plugin import BotPlugin
+from bots.contract.plugin import BotPlugin
 from bots.sunrate.policy import sunrate_move
 from bots.sunrate.schema import SCHEMA
 

@@ -2,7 +2,7 @@
 
 Scores are in sun points. The projected change in daily sun income of a move is its average over the sun
 directions of the next `horizon` days, the other trees as they are: the tree's own yield, and the shadows it
-newly casts on (or lifts from) its own and the opponent's trees (`bots.sunlight.income_change`).
+newly casts on (or lifts from) its own and the opponent's trees (`bots.shared.sunlight.income_change`).
 
   GROW      that daily change counted for `grow_days` days (at most the days left), plus a share of the
             points a COMPLETE of the tree would earn (nutrients + richness bonus) while it still has the days
@@ -15,15 +15,14 @@ newly casts on (or lifts from) its own and the opponent's trees (`bots.sunlight.
             cost; on the last day a free seed (one tree more for the tie-break);
   WAIT      zero: the best move scoring above zero is played.
 
-Written in the portable subset of `bots/transpile.py`; the player p is only an index.
+Written in the portable subset of `export/transpile.py`; the player p is only an index.
 """
 from __future__ import annotations
 
-from bots.cells import spread
-from bots.sunlight import LINES, income_change
+from bots.shared.cells import reach_of, seed_source
+from bots.shared.sunlight import LINES, income_change
 from bots.sunrate.schema import SCHEMA
 from engine import rules
-from engine.geometry import CELLS, WITHIN
 from engine.jit import hot, kernel, lowest_bit, popcount
 
 P_HORIZON = SCHEMA.index("horizon")
@@ -84,8 +83,7 @@ def best_seed(mp, s, p, params, left, ready):
     if not last_free and (cost > params[P_SEED_MAX_COST] or left < params[P_SEED_MIN_LEFT]):
         return 0.0, -1, -1
     sources = ready & ~s.trees[0]
-    reach = spread(sources & s.trees[1], 1) | spread(sources & s.trees[2], 2) | spread(sources & s.trees[3], 3)
-    candidates = reach & ~(s.trees[0] | s.trees[1] | s.trees[2] | s.trees[3] | mp.by_richness[0])
+    candidates = reach_of(s, sources) & ~(s.trees[0] | s.trees[1] | s.trees[2] | s.trees[3] | mp.by_richness[0])
     target = -1
     best = 0.0
     while candidates:
@@ -100,11 +98,7 @@ def best_seed(mp, s, p, params, left, ready):
         return 0.0, -1, -1
     if last_free:
         best = 0.001
-    for k in range(1, 4):
-        bits = sources & s.trees[k] & WITHIN[k * CELLS + target]
-        if bits:
-            return best, lowest_bit(bits), target
-    return 0.0, -1, -1
+    return best, seed_source(s, sources, target), target
 
 
 @kernel

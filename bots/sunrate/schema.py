@@ -6,7 +6,7 @@ The defaults come from CMA-ES runs of `tuner tune` (Bronze+): 15 minutes against
 the horizon held at 3, then 15 against the heuristic, rush and seeder together."""
 from __future__ import annotations
 
-from bots.schema import Param, Schema
+from bots.contract.schema import Param, Schema
 
 PARAMS = [
     Param("horizon", "int", 1, 6, 2,

@@ -65,7 +65,7 @@ def main(argv=None) -> int:
         return EXIT_USAGE
     try:
         if args.command in PLAYING:
-            from tuner.cli.progress import compile_engine_first  # tqdm (and Numba): for commands that play
+            from tuner.cli.command_progress import compile_engine_first  # tqdm (and Numba): for commands that play
 
             compile_engine_first()
         return int(args.run(args) or 0)

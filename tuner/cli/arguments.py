@@ -9,7 +9,7 @@ import os
 
 
 def seed(text: str) -> int:
-    from bots.plugin import JAVA_LONG_MAX, JAVA_LONG_MIN  # NumPy: loaded when a seed is given
+    from bots.contract.plugin import JAVA_LONG_MAX, JAVA_LONG_MIN  # NumPy: loaded when a seed is given
 
     try:
         value = int(text)

@@ -14,7 +14,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from bots.languages import DEFAULT_TIME_MS, FIRST_TURN_FACTOR, LANGUAGES
+from export.languages import DEFAULT_TIME_MS, FIRST_TURN_FACTOR, LANGUAGES
 from tuner.cli import arguments
 from tuner.errors import UserError
 
@@ -46,10 +46,12 @@ def register(commands) -> None:
 
 def _resolve(args):
     """The bot to export, its league and a description of where it came from."""
-    from bots.paramfile import read_param_file  # loaded when the command runs (tuner/cli/__init__.py), as below
-    from bots.schema import ParamError
+    from bots.contract.paramfile import (
+        read_param_file,  # loaded when the command runs (tuner/cli/__init__.py), as below
+    )
+    from bots.contract.schema import ParamError
     from tuner.study.botnames import parse_bot_name
-    from tuner.study.export import export_source_from_study
+    from tuner.study.export_origin import export_source_from_study
 
     chosen = [name for name, value in (("STUDY.toml", args.study), ("--params", args.params), ("--bot", args.bot))
               if value is not None]
@@ -76,8 +78,8 @@ def _resolve(args):
 
 def export_template(study: Path, trial, template: Path, output: Path) -> str:
     """`tuner export STUDY.toml [--trial N] --template SOURCE -o OUT`: the source with the trial's values."""
-    from tuner.study.export import trial_values
-    from tuner.study.template import TemplateError, write_filled_template
+    from tuner.study.export_origin import trial_values
+    from tuner.study.program_export import TemplateError, write_filled_template
 
     values, _ = trial_values(study, trial)
     try:
@@ -92,9 +94,9 @@ def export_template(study: Path, trial, template: Path, output: Path) -> str:
 def export_program_params(study: Path, trial, output: Path) -> dict:
     """`tuner export STUDY.toml [--trial N] -o FILE.json` for a program bot: the trial's values and where they
     came from (study, trial, win rates, dates) as JSON."""
-    from bots.paramfile import now_iso
-    from tuner.study.export import trial_values
-    from tuner.study.template import write_program_params
+    from bots.contract.paramfile import now_iso
+    from tuner.study.export_origin import trial_values
+    from tuner.study.program_export import write_program_params
 
     values, source = trial_values(study, trial, exported=now_iso())
     data = write_program_params(output, values, source)
@@ -110,11 +112,12 @@ def language(args) -> str:
 
 
 def run(args) -> int:
-    from bots.export import ExportError, export_bot
-    from bots.names import BotSpecError
-    from bots.paramfile import ParamFile, now_iso, write_param_file
-    from bots.schema import ParamError
-    from tuner.study.export import export_header
+    from bots.contract.names import BotSpecError
+    from bots.contract.paramfile import ParamFile, now_iso, write_param_file
+    from bots.contract.schema import ParamError
+    from export.exportable import ExportError
+    from export.standalone import export_bot
+    from tuner.study.export_origin import export_header
     from tuner.study.file import read_study_file
 
     if args.template is not None:

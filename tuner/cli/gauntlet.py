@@ -30,7 +30,7 @@ def register(commands) -> None:
 
 
 def run(args) -> int:
-    from bots.names import BotSpecError  # loaded when the command runs (tuner/cli/__init__.py), as below
+    from bots.contract.names import BotSpecError  # loaded when the command runs (tuner/cli/__init__.py), as below
     from engine.players import PlayerStartError, TimeLimits
     from tuner.measure.gauntlet import run_gauntlet
     from tuner.measure.runner import GameRunner

@@ -34,7 +34,7 @@ def register(commands) -> None:
 
 
 def run(args) -> int:
-    from bots.names import BotSpecError  # loaded when the command runs (tuner/cli/__init__.py), as below
+    from bots.contract.names import BotSpecError  # loaded when the command runs (tuner/cli/__init__.py), as below
     from engine.players import PlayerStartError, TimeLimits
     from tuner.measure.league import LeagueDatabase, Standings, check_bots, league_settings, play_league
     from tuner.study.botnames import parse_bot_name

@@ -24,9 +24,9 @@ def register(commands) -> None:
 
 
 def run(args) -> int:
-    from bots.names import BotSpecError  # loaded when the command runs (tuner/cli/__init__.py), as below
+    from bots.contract.names import BotSpecError  # loaded when the command runs (tuner/cli/__init__.py), as below
     from engine.players import PlayerStartError, TimeLimits
-    from tuner.cli.progress import games_bar
+    from tuner.cli.command_progress import games_bar
     from tuner.measure.matches import run_match
     from tuner.study.botnames import parse_bot_name
     from tuner.versions import versions

@@ -20,8 +20,8 @@ def _number(value) -> str:
 
 
 def run(args) -> int:
+    from bots.contract.schema import ParamError
     from bots.registry import schema_for  # loaded when the command runs (tuner/cli/__init__.py), as below
-    from bots.schema import ParamError
 
     try:
         schema = schema_for(args.bot)

@@ -1,7 +1,7 @@
 """Playing games and measuring bots: the process pool, seeds, compiled batches against opponents, matches with
 honest statistics, and the speed benchmark."""
+from tuner.measure.game_pools import ProcessPool, split
 from tuner.measure.matches import GameResult, MatchResult, run_match
-from tuner.measure.pool import ProcessPool, split
 from tuner.measure.runner import Evaluation, GameRunner, evaluate, pair_points
 from tuner.measure.seeds import game_seeds, paired_schedule
 from tuner.measure.stats import Tally, elo_difference, tally, wilson_interval

@@ -3,7 +3,7 @@ first map to the last checksum fold. `greedy` plays the yardstick's workload (gr
 14,3); any other in-engine bot plays itself.
 
 With several jobs the seeds are split into contiguous chunks, one per process of the pool
-(`tuner.measure.pool`). Each process warms up (loads or compiles the kernel) before a shared start signal (a
+(`tuner.measure.game_pools`). Each process warms up (loads or compiles the kernel) before a shared start signal (a
 barrier); the time is from that signal to the last process's end, and the chunk checksums are combined in seed
 order.
 """
@@ -15,12 +15,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from bots.arena import DECISIONS, DRAW, RESULT_COLUMNS, SCORE0, SCORE1, TURNS, play_pairings, winners
-from bots.names import Bot, parse_bot
-from bots.seat import new_seat_array
+from bots.contract.names import Bot, parse_bot
+from bots.contract.seat import new_seat_array
+from bots.running.arena import DECISIONS, DRAW, RESULT_COLUMNS, SCORE0, SCORE1, TURNS, play_pairings, winners
 from engine.jit import kernel
 from engine.records import new_map_array, new_state_array
-from tuner.measure.pool import ProcessPool
+from tuner.measure.game_pools import ProcessPool
 
 MASK64 = (1 << 64) - 1
 YARDSTICK_GREEDY = ("greedy:12,2", "greedy:14,3")

@@ -18,7 +18,7 @@ from typing import Optional
 
 import numpy as np
 
-from bots.names import Bot
+from bots.contract.names import Bot
 from tuner.measure.runner import GameRunner, pair_points
 from tuner.measure.stats import Tally, elo_difference, tally
 

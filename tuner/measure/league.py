@@ -27,7 +27,7 @@ from typing import Optional
 
 import numpy as np
 
-from bots.names import Bot
+from bots.contract.names import Bot
 from engine.players import TimeLimits
 from tuner.errors import UserError
 from tuner.measure.matches import play_schedule

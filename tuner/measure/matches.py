@@ -1,7 +1,7 @@
 """Matches: N/2 seeds, each played twice with sides swapped (common random numbers for both bots).
 
 Games between in-engine bots run in compiled batches on K threads, games with a program through the
-text-protocol referee on K processes (`tuner.measure.pool`).
+text-protocol referee on K processes (`tuner.measure.game_pools`).
 """
 from __future__ import annotations
 
@@ -11,12 +11,13 @@ from typing import Optional
 
 import numpy as np
 
-from bots.arena import play_batch
-from bots.names import Bot
-from bots.seat import new_seat_array
+from bots.contract.names import Bot
+from bots.contract.seat import new_seat_array
+from bots.running.arena import play_batch
+from bots.running.player import player_for
 from engine.players import TimeLimits
 from engine.referee import play_game
-from tuner.measure.pool import ProcessPool, ThreadPool, split
+from tuner.measure.game_pools import ProcessPool, ThreadPool, split
 from tuner.measure.seeds import game_seeds, paired_schedule
 from tuner.measure.stats import Tally, tally
 
@@ -91,7 +92,7 @@ def _program_chunk(bot_a: Bot, bot_b: Bot, seeds, swapped, league, limits) -> li
     outcomes = []
     for seed, swap in zip(seeds.tolist(), swapped.tolist()):
         bots = (bot_b, bot_a) if swap else (bot_a, bot_b)
-        report = play_game(seed, league, [bots[0].player(), bots[1].player()], limits, records=False)
+        report = play_game(seed, league, [player_for(bots[0]), player_for(bots[1])], limits, records=False)
         deactivated = tuple(disqualification_record(d) for d in report.disqualifications)
         outcomes.append((tuple(report.outcome.final_scores), deactivated))
     return outcomes

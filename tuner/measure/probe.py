@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from typing import Optional
 
-from bots.names import Bot, parse_bot
+from bots.contract.names import Bot, parse_bot
+from bots.running.player import player_for
 from engine.players import Ending, PlayerStartError, TimeLimits
 from engine.referee import play_game
 
@@ -23,7 +24,7 @@ def probe_program(bot: Bot, league: int, limits: TimeLimits) -> Optional[str]:
     machine's load: the study's `first_timeout` gives slack). A program that breaks later in a game plays: its
     disqualifications are counted in each trial's results."""
     try:
-        report = play_game(PROBE_SEED, league, [bot.player(), parse_bot("greedy", league).player()], limits,
+        report = play_game(PROBE_SEED, league, [player_for(bot), player_for(parse_bot("greedy", league))], limits,
                            records=False)
     except PlayerStartError as error:
         return str(error)

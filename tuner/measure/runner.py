@@ -1,13 +1,13 @@
 """Playing seed pairs between candidate bots and opponents in big batches, on the run's pools.
 
 A unit is (candidate, opponent, seed): the seed played twice, the candidate first as player 0, then as player 1
-(common random numbers: every candidate meets every opponent on the same seeds). Units between in-engine bots
-are played by the compiled arena (`bots.arena.play_pairings`) on the run's threads (`tuner.measure.pool`), in
-shares that shrink as the batch goes, so that the threads end together; units with a program go through the
-text-protocol referee, spread over the run's processes. Games take microseconds, so a batch should hold many
-units: the tuner plays a whole generation's block of pairs at once, and starts its first trials' games while it
-asks Optuna for the next ones (`start_units`). Results never depend on the number of threads or processes: a
-game is a function of its seed and sides, and each thread plays on its own copy of the seats.
+(common random numbers: every candidate meets every opponent on the same seeds). Units between in-engine bots are
+played by the compiled arena (`bots.running.arena.play_pairings`) on the run's threads (`tuner.measure.game_pools`),
+in shares that shrink as the batch goes, so that the threads end together; units with a program go through the
+text-protocol referee, spread over the run's processes. Games take microseconds, so a batch should hold many units:
+the tuner plays a whole generation's block of pairs at once, and starts its first trials' games while it asks Optuna
+for the next ones (`start_units`). Results never depend on the number of threads or processes: a game is a function
+of its seed and sides, and each thread plays on its own copy of the seats.
 """
 from __future__ import annotations
 
@@ -19,12 +19,13 @@ from typing import Optional
 
 import numpy as np
 
-from bots.arena import pairing_margins
-from bots.names import Bot, parse_bot
-from bots.seat import new_seat_array
+from bots.contract.names import Bot, parse_bot
+from bots.contract.seat import new_seat_array
+from bots.running.arena import pairing_margins
+from bots.running.player import player_for
 from engine.players import TimeLimits
 from engine.referee import play_game
-from tuner.measure.pool import ProcessPool, Started, ThreadPool, deal, guided
+from tuner.measure.game_pools import ProcessPool, Started, ThreadPool, deal, guided
 from tuner.measure.stats import Tally, tally
 
 # Compiled games: a share of 150 games (75 units) at least is worth handing to a thread.
@@ -72,7 +73,7 @@ def _referee_share(units: list, league: int, limits: TimeLimits) -> list:
     for unit, candidate, opponent, seed in units:
         margins, lost = [0, 0], []
         for game, (p0, p1) in enumerate(((candidate, opponent), (opponent, candidate))):
-            report = play_game(seed, league, [p0.player(), p1.player()], limits, records=False)
+            report = play_game(seed, league, [player_for(p0), player_for(p1)], limits, records=False)
             scores = report.outcome.final_scores
             me = game  # the candidate's player index
             margins[game] = scores[me] - scores[1 - me]

@@ -31,7 +31,7 @@ from typing import Optional
 import numpy as np
 from optuna.trial import TrialState
 
-from bots.paramfile import now_iso
+from bots.contract.paramfile import now_iso
 from tuner.measure.gauntlet import Gauntlet, run_gauntlet
 from tuner.measure.runner import GameRunner, evaluate, pair_points
 from tuner.measure.seeds import game_seeds

@@ -31,15 +31,15 @@ from typing import Optional
 import numpy as np
 from optuna.trial import TrialState
 
-from bots.names import Bot
-from bots.paramfile import now_iso
+from bots.contract.names import Bot
+from bots.contract.paramfile import now_iso
 from tuner.errors import UserError
 from tuner.measure.runner import GameRunner, PendingUnits, pair_points
 from tuner.measure.seeds import MASK64
 from tuner.measure.stats import opponent_mean, tally
 from tuner.optuna_internals import tell
 from tuner.search.interrupt import StopFlag
-from tuner.search.pool import Opponent, OpponentPool
+from tuner.search.opponent_pool import Opponent, OpponentPool
 from tuner.search.race import Race
 from tuner.study.file import StudyConfig
 from tuner.study.ranking import ranked_trials, trial_rank_value

@@ -1,4 +1,4 @@
-"""`tuner tune`: create or resume a study, run its trials, print the best and validate it on held-out seeds.
+"""`tuner tune`: create or resume a study, run its trials, choose the bot to keep and validate it on held-out seeds.
 
 A study resumes when the same name is found in the same storage; its search settings (bot, league, seed,
 pairs, opponents, sampler, pruner, search space) and the bot's parameter schema must be unchanged, else the
@@ -10,39 +10,43 @@ there (its initial mean). Each `tuner tune` process is a worker on the storage (
 on one machine or several, share a study and end it with exactly its `trials` COMPLETE trials; a worker that
 dies or is stopped leaves its trials to be run again (heartbeats, `tuner.storage.retry`). A worker plays a batch
 of trials at a time (a generation, raced on common seeds: `tuner.search.generation`).
+
+The run prints nothing itself: it tells a `RunReport` what happens (the command line prints it:
+`tuner.cli.tune_report`).
 """
 from __future__ import annotations
 
 import json
 import logging
 import warnings
+from collections.abc import Callable
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
-from typing import Optional
+from functools import partial
+from typing import Optional, Protocol
 
 import numpy as np
 import optuna
+from optuna.trial import FrozenTrial
 
-from bots.names import PROGRAM_PREFIX, Bot
-from bots.paramfile import now_iso
-from bots.registry import plugin
+from bots.contract.names import PROGRAM_PREFIX, Bot
+from bots.contract.paramfile import now_iso
 from engine.players import TimeLimits
 from tuner.errors import UserError
-from tuner.measure.gauntlet import Gauntlet
 from tuner.measure.probe import probe_program
 from tuner.measure.runner import GameRunner
 from tuner.measure.seeds import game_seeds
-from tuner.search.artifacts import upload_new_best, warm_up_replays
+from tuner.search.best_artifacts import upload_new_best, warm_up_replays
 from tuner.search.finals import choose, final_gauntlet
 from tuner.search.generation import BatchPlayer
 from tuner.search.interrupt import Interrupted, StopFlag
-from tuner.search.pool import OpponentPool
-from tuner.search.progress import Progress
+from tuner.search.opponent_pool import OpponentPool
 from tuner.search.samplers import build_sampler, population_size
 from tuner.search.workers import Plan, WorkerLoop, count_trials
-from tuner.storage import Heartbeat, describe_storage, open_artifact_store, open_storage, save_snapshot, study_lock
+from tuner.storage import Heartbeat, open_artifact_store, open_storage, save_snapshot, study_lock
 from tuner.study.botnames import study_bot
 from tuner.study.bots import best_trial, trial_params
-from tuner.study.export import export_header, origin_lines, shown_storage
+from tuner.study.export_origin import export_header, origin_lines, shown_storage
 from tuner.study.file import SETTING_BEFORE_IT_EXISTED, StudyConfig
 from tuner.study.records import TrialRecord
 from tuner.study.space import SearchSpace
@@ -54,13 +58,47 @@ SEEDS_RECORDED_MAX = 20_000  # record the search seeds themselves up to this man
 
 @dataclass
 class RunSummary:
-    trials: int
-    pruned: int
-    seconds: float
-    games: int
-    interrupted: bool
-    best_number: Optional[int]
-    validation: Optional[dict]
+    interrupted: bool = False
+    best_number: Optional[int] = None
+    validation: Optional[dict] = None
+
+
+class RunReport(Protocol):
+    """What a run tells, in this order, as it happens."""
+
+    def opened(self, done: int, to_run: Optional[int]) -> None:
+        """The study is open with `done` finished trials; the run plays `to_run` more (None: until its timeout)."""
+
+    def searching(self, runner: GameRunner, to_run: Optional[int],
+                  best: Optional[FrozenTrial]) -> AbstractContextManager[None]:
+        """The search's progress, from the study's best trial so far; the search ends when the context does."""
+
+    def message(self, text: str) -> None:
+        """A line to show as it happens (a worker waiting, a stop requested, a trial failed, the finals' choice)."""
+
+    def trial_finished(self, outcome) -> None:
+        """The objective's outcome of a trial that finished (`tuner.search.workers`)."""
+
+    def new_best(self, number: int, value: float, record: TrialRecord) -> None:
+        """A trial that is the study's new best: its value (a win rate or a min gain) and its record."""
+
+    def artifacts_failed(self, number: int, problems: list[str]) -> None:
+        """What of a new best trial's artifacts could not be made (the study goes on)."""
+
+    def searched(self, interrupted: bool, study_trials: int) -> None:
+        """The search stopped (interrupted, or its trials or time done); the study has `study_trials` trials."""
+
+    def best(self, trial: Optional[FrozenTrial]) -> None:
+        """The search's best trial (None: no finished trial yet)."""
+
+    def choice_skipped(self) -> None:
+        """No choice and gauntlet: the run was interrupted."""
+
+    def chosen(self, chosen: dict, gauntlet: dict) -> None:
+        """The bot chosen among the finalists on held-out games, and its gauntlet against the baseline."""
+
+    def parameters(self, space: SearchSpace, values: dict) -> None:
+        """The parameters of the bot the study keeps (the chosen one, else the best trial's)."""
 
 
 def _quiet_optuna() -> None:
@@ -140,75 +178,26 @@ def trial_bot(config: StudyConfig, values: dict, name: str) -> Bot:
     return tuned_bot(config).bot(values, name, {"study": config.name})
 
 
-def _fmt_ci(rate: float, ci) -> str:
-    return f"{rate:.1%} (95% CI {ci[0]:.1%} - {ci[1]:.1%})"
+BotOf = Callable[[dict, str], Bot]  # (a full parameter set, a name) -> the bot a trial plays
 
 
-def print_best(config: StudyConfig, trial) -> None:
-    record = TrialRecord.from_trial(trial)
-    t = record.tally
-    print(f"best trial of the search: {trial.number} of study {config.name!r}"
-          + (" (the baseline: the parameters' defaults, with the study's overrides)" if trial.user_attrs.get("baseline")
-             else ""))
-    print(f"  search: win rate {_fmt_ci(t.win_rate, t.win_rate_ci)} over {t.games} games "
-          f"(Elo {t.elo:+.0f}, mean margin {t.mean_margin:+.2f})")
-    for name, result in record.opponents.items():
-        print(f"    vs {name}: {result.win_rate:.1%}")
-
-
-def print_parameters(space, values: dict) -> None:
-    base = space.baseline()
-    changed = [(p.name, base[p.name], values[p.name]) for p in space.schema if values[p.name] != base[p.name]]
-    print(f"  parameters: {len(changed)} of {len(space.schema)} differ from the baseline"
-          + (":" if changed else ""))
-    for name, old, new in changed:
-        fmt = (lambda v: f"{v:g}") if isinstance(new, float) else str
-        print(f"    {name}: {fmt(old)} -> {fmt(new)}")
-
-
-def print_export_hint(config: StudyConfig) -> None:
-    if config.program is not None:
-        print(f"export it: tuner export {config.path} -o {config.path.stem}-best.json  (or --template SOURCE -o OUT)")
-    else:
-        suffix = ".py" if plugin(config.bot).exports_in("python") else ".cpp"
-        print(f"export it: tuner export {config.path} -o bots/tuned/{config.path.stem}{suffix}")
-
-
-def finish(config: StudyConfig, runner: GameRunner, study, space, sampler) -> Optional[dict]:
-    """The chosen bot (held-out games among the finalists) and its gauntlet against the baseline; printed."""
+def finish(config: StudyConfig, runner: GameRunner, study, space, sampler, bot_of: BotOf,
+           report: RunReport) -> Optional[dict]:
+    """The chosen bot (held-out games among the finalists) and its gauntlet against the baseline, reported; the
+    chosen bot's held-out results (None when no bot was chosen)."""
     finished = count_trials(study)["COMPLETE"]
     recorded = study.user_attrs.get("chosen")
     if recorded is None or recorded.get("finished") != finished:
-        def bot_of(values: dict, name: str) -> Bot:
-            return trial_bot(config, values, name)
-
-        chosen = choose(config, runner, study, space, sampler, bot_of)
+        chosen = choose(config, runner, study, space, sampler, bot_of, notify=report.message)
         if chosen is None:
             return None
         gauntlet = final_gauntlet(config, runner, study, chosen, space.baseline(), bot_of).to_json()
         study.set_user_attr("chosen", {**chosen, "finished": finished})
     else:
         chosen, gauntlet = recorded, study.user_attrs["gauntlet"]
-    print_choice(config, chosen, gauntlet)
-    print_parameters(space, chosen["params"])
+    report.chosen(chosen, gauntlet)
+    report.parameters(space, chosen["params"])
     return chosen["validation"]
-
-
-def print_choice(config: StudyConfig, chosen: dict, gauntlet: dict) -> None:
-    overall = chosen["validation"]["overall"]
-    scored = all("score" in f for f in chosen["finalists"])  # choices recorded before scores: win rates
-    print(f"chosen for export: {chosen['label']}, win rate {_fmt_ci(overall['win_rate'], overall['win_rate_ci'])} "
-          f"over {overall['games']} held-out games ({len(chosen['finalists'])} finalists, "
-          + ("score over the baseline: " if scored else "win rate: ")
-          + ", ".join(f"{f['label']} " + (f"{f['score']:+.1%}" if scored else f"{f['win_rate']:.1%}")
-                      for f in chosen["finalists"]) + ")")
-    print(f"gauntlet on fresh held-out seeds, {gauntlet['games_per_opponent']} games per opponent: "
-          f"{chosen['label']} against the baseline (trial 0)")
-    for line in Gauntlet.from_json(gauntlet).table():
-        print("  " + line)
-    if gauntlet["regressions"]:
-        print(f"warning: the chosen bot is significantly worse than the baseline against "
-              f"{', '.join(gauntlet['regressions'])}")
 
 
 def check_programs(config: StudyConfig, space, limits: TimeLimits) -> None:
@@ -234,8 +223,8 @@ def _record_versions(study) -> str:
     return key
 
 
-def run_tune(config: StudyConfig, trials: Optional[int] = None, timeout: Optional[float] = None, jobs: int = 1,
-             progress: Optional[bool] = None) -> RunSummary:
+def run_tune(config: StudyConfig, report: RunReport, trials: Optional[int] = None, timeout: Optional[float] = None,
+             jobs: int = 1) -> RunSummary:
     _quiet_optuna()
     space = SearchSpace.for_config(config)
     limits = TimeLimits(config.first_timeout, config.turn_timeout)
@@ -247,99 +236,79 @@ def run_tune(config: StudyConfig, trials: Optional[int] = None, timeout: Optiona
     with lock:  # one worker creates the study and enqueues the baseline
         study = open_or_create_study(config, storage, space, sampler)
     artifact_store = open_artifact_store(config.artifacts)
-
     done = count_trials(study)["COMPLETE"]
     if trials is None and config.trials is not None:
         to_run = max(0, config.trials - done)
     else:
         to_run = trials
-    plan = Plan(target=config.trials if trials is None else None, count=trials, timeout=timeout)
-    print(f"study {config.name!r} in {describe_storage(config.storage)}: {done} finished trials"
-          + (f", running {to_run} more" if to_run is not None else "")
-          + (f" (time budget {timeout:g}s)" if timeout is not None else ""))
-
+    report.opened(done, to_run)
+    bot_of = partial(trial_bot, config)
     runner = GameRunner(config.league, jobs, limits)
-    seeds = np.array(game_seeds(config.seed, config.pairs, "search"), dtype=np.int64)
-    summary = RunSummary(0, 0, 0.0, 0, False, None, None)
+    summary = RunSummary()
     try:
-        if to_run == 0:
-            if config.trials is not None and trials is None:
-                print(f"the study has its {config.trials} trials (raise 'trials', or pass --trials N to run more)")
-        else:
-            runner.warm_up()
-            warm_up_replays(config.league, limits)
-            population = population_size(config, len(space))
-
-            def bot_of(values: dict, name: str) -> Bot:
-                return trial_bot(config, values, name)
-
-            pool = OpponentPool(config, bot_of(space.baseline(), "baseline"), bot_of)
-            current_best = best_trial(study, config)
-            gains = config.objectives == "min-gain"
-            bar = Progress(config.name, to_run, runner, progress,
-                           best=None if current_best is None else
-                           current_best.value if gains else current_best.user_attrs.get("win_rate"),
-                           best_number=None if current_best is None else current_best.number,
-                           value_name="min gain" if gains else "win rate")
-            stop = StopFlag(notify=bar.write)
-            storage_text = shown_storage(config)
-
-            tuned = tuned_bot(config)
-            baseline_bot = tuned.bot(space.baseline(), "baseline")
-
-            def on_new_best(trial, values: dict, record: TrialRecord, value: float) -> None:
-                t = record.tally
-                bar.write(f"trial {trial.number}: new best, "
-                          + (f"min gain {value:+.1%} over the baseline, " if gains else "")
-                          + f"win rate {_fmt_ci(t.win_rate, t.win_rate_ci)} over {t.games} games")
-                bot = tuned.bot(values, f"study:{config.path}#{trial.number}",
-                                {"study": config.name, "trial": trial.number})
-                origin = origin_lines(config, storage_text, trial.number, t.win_rate, t.win_rate_ci, t.games, None)
-                problems = upload_new_best(artifact_store, trial, bot, baseline_bot, config.league,
-                                           export_header(config.league, origin, "`tuner tune`, new best trial"),
-                                           config.name, int(seeds[0]), limits)
-                if problems:
-                    trial.set_user_attr("artifact_error", "; ".join(problems))
-                    for problem in problems:
-                        bar.write(f"trial {trial.number}: {problem}; the study goes on")
-
-            player = BatchPlayer(config, pool, runner, stop, seeds, bot_of, _record_versions(study),
-                                 on_new_best=on_new_best, notify=bar.write)
-            loop = WorkerLoop(study, storage, lock, player, stop, space.distributions, space.full, population,
-                              config.heartbeat_interval, notify=bar.write,
-                              on_outcomes=lambda outcomes: [bar.trial_finished(o) for o in outcomes])
-            stop.install()
-            try:
-                loop.run(plan)
-            except (Interrupted, KeyboardInterrupt):
-                summary.interrupted = True
-            finally:
-                summary.interrupted = summary.interrupted or stop.requested
-                stop.restore()
-                bar.close()
-            summary.trials, summary.pruned, summary.seconds, summary.games = (bar.done, bar.pruned, bar.seconds,
-                                                                              bar.games)
-            print(f"{'interrupted' if summary.interrupted else 'done'}: {bar.done} trials ({bar.pruned} pruned) in "
-                  f"{bar.seconds:.0f}s, {bar.games:,} games ({bar.games_per_second():,.0f} games/s; "
-                  f"{bar.where_games_ran()}); the study has "
-                  f"{count_trials(study)['COMPLETE']} finished trials")
+        if to_run != 0:
+            plan = Plan(target=config.trials if trials is None else None, count=trials, timeout=timeout)
+            summary.interrupted = _search(config, study, storage, lock, artifact_store, space, runner, plan, to_run,
+                                          bot_of, report)
         best = best_trial(study, config)
+        report.best(best)
         if best is None:
-            print("no finished trial yet")
             return summary
         summary.best_number = best.number
-        print_best(config, best)
         if summary.interrupted:
-            print("choice and gauntlet skipped (interrupted); run the same command again to resume the study")
+            report.choice_skipped()
         elif config.validation_pairs > 0:
-            summary.validation = finish(config, runner, study, space, sampler)
+            summary.validation = finish(config, runner, study, space, sampler, bot_of, report)
         else:
-            print_parameters(space, trial_params(config, best))
-        print_export_hint(config)
+            report.parameters(space, trial_params(config, best))
         return summary
     finally:
         runner.close()
         _leave_snapshot(storage)
+
+
+def _search(config: StudyConfig, study, storage, lock, artifact_store, space: SearchSpace, runner: GameRunner,
+            plan: Plan, to_run: Optional[int], bot_of: BotOf, report: RunReport) -> bool:
+    """Run the search's trials on this worker until the plan is done; whether it was interrupted."""
+    limits = runner.limits
+    runner.warm_up()
+    warm_up_replays(config.league, limits)
+    seeds = np.array(game_seeds(config.seed, config.pairs, "search"), dtype=np.int64)
+    storage_text = shown_storage(config)
+    tuned = tuned_bot(config)
+    baseline = bot_of(space.baseline(), "baseline")
+
+    def on_new_best(trial, values: dict, record: TrialRecord, value: float) -> None:
+        report.new_best(trial.number, value, record)
+        t = record.tally
+        bot = tuned.bot(values, f"study:{config.path}#{trial.number}", {"study": config.name, "trial": trial.number})
+        origin = origin_lines(config, storage_text, trial.number, t.win_rate, t.win_rate_ci, t.games, None)
+        problems = upload_new_best(artifact_store, trial, bot, baseline, config.league,
+                                   export_header(config.league, origin, "`tuner tune`, new best trial"),
+                                   config.name, int(seeds[0]), limits)
+        if problems:
+            trial.set_user_attr("artifact_error", "; ".join(problems))
+            report.artifacts_failed(trial.number, problems)
+
+    pool = OpponentPool(config, baseline, bot_of)
+    stop = StopFlag(notify=report.message)
+    player = BatchPlayer(config, pool, runner, stop, seeds, bot_of, _record_versions(study),
+                         on_new_best=on_new_best, notify=report.message)
+    loop = WorkerLoop(study, storage, lock, player, stop, space.distributions, space.full,
+                      population_size(config, len(space)), config.heartbeat_interval, notify=report.message,
+                      on_outcomes=lambda outcomes: [report.trial_finished(o) for o in outcomes])
+    interrupted = False
+    with report.searching(runner, to_run, best_trial(study, config)):
+        stop.install()
+        try:
+            loop.run(plan)
+        except (Interrupted, KeyboardInterrupt):
+            interrupted = True
+        finally:
+            interrupted = interrupted or stop.requested
+            stop.restore()
+    report.searched(interrupted, count_trials(study)["COMPLETE"])
+    return interrupted
 
 
 def _leave_snapshot(storage) -> None:

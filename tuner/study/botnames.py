@@ -1,10 +1,11 @@
-"""Bot names in the tuner: every name of `bots.names`, and `study:STUDY.toml[#N]`, the best trial (or trial N) of a
-tuning study. In a study file, files in names (`heuristic:FILE.json`, `study:OTHER.toml`) are relative to it."""
+"""Bot names in the tuner: every name of `bots.contract.names`, and `study:STUDY.toml[#N]`, the best trial (or trial
+N) of a tuning study. In a study file, files in names (`heuristic:FILE.json`, `study:OTHER.toml`) are relative to
+it."""
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from bots.names import Bot, parse_bot
+from bots.contract.names import Bot, parse_bot
 from tuner.study.entries import STUDY_PREFIX, relative_bot
 
 if TYPE_CHECKING:

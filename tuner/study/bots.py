@@ -16,8 +16,8 @@ from typing import Optional
 import optuna
 from optuna.trial import TrialState
 
-from bots.names import Bot, BotSpecError
-from bots.schema import ParamError
+from bots.contract.names import Bot, BotSpecError
+from bots.contract.schema import ParamError
 from tuner.errors import UserError
 from tuner.storage import describe_storage, open_storage
 from tuner.study.file import StudyConfig, read_study_file

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bots.names import PROGRAM_PREFIX, BotSpecError, parse_bot
+from bots.contract.names import PROGRAM_PREFIX, BotSpecError, parse_bot
 from tuner.study.problems import FieldProblem
 
 HALL_OF_FAME = "hall-of-fame"

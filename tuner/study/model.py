@@ -19,9 +19,9 @@ from pydantic import (
 )
 from pydantic.fields import FieldInfo
 
-from bots.names import PROGRAM_PREFIX, BotSpecError
+from bots.contract.names import PROGRAM_PREFIX, BotSpecError
+from bots.contract.schema import Schema
 from bots.registry import schema_for, tunable
-from bots.schema import Schema
 from tuner.storage.url import StorageURL, StorageURLError
 from tuner.study.entries import HALL_OF_FAME, check_bot_name, hall_of_fame_entry, relative_bot
 from tuner.study.overrides import search_overrides

@@ -4,7 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Optional
 
-from bots.schema import ParamError, Schema
+from bots.contract.schema import ParamError, Schema
 from tuner.study.problems import FieldProblem, show
 
 

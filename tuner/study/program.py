@@ -43,7 +43,7 @@ from pydantic import (
     model_validator,
 )
 
-from bots.schema import Param, ParamError, Schema, choice_index
+from bots.contract.schema import Param, ParamError, Schema, choice_index
 from engine.files import write_atomically
 
 PROGRAM_PREFIX = "cmd:"
@@ -198,7 +198,7 @@ class ProgramParameter(BaseModel):
             raise ParameterProblem(f"default {self.default!r} is outside [{low}, {high}]")
 
     def param(self, name: str, doc: str = "") -> Param:
-        """This parameter in the project's schema terms (`bots.schema.Param`)."""
+        """This parameter in the project's schema terms (`bots.contract.schema.Param`)."""
         return Param(name, self.type, self.low, self.high, self.default, doc or f"program parameter {name}",
                      log=self.log, choices=self.choices or ())
 
@@ -360,7 +360,7 @@ class ProgramBot(BaseModel):
         return PARAMS_FILE in self.placeholders
 
     def to_schema(self, bot: str = "program") -> Schema:
-        """The parameters as the project's schema (`bots.schema.Schema`), in the order they are declared."""
+        """The parameters as the project's schema (`bots.contract.schema.Schema`), in the order they are declared."""
         return Schema(bot, [p.param(name) for name, p in self.parameters.items()])
 
     def defaults(self) -> dict:

@@ -11,8 +11,8 @@ from typing import Any
 import numpy as np
 from optuna.distributions import CategoricalDistribution, FloatDistribution, IntDistribution
 
-from bots.names import seat_for
-from bots.schema import Schema
+from bots.contract.names import seat_for
+from bots.contract.schema import Schema
 from tuner.study.tunable import tuned_bot
 
 

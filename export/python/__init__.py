@@ -1,0 +1,2 @@
+"""The Python back end of the export: the walked program as plain Python (`emit`) and the file around it
+(`bot_file`)."""

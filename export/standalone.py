@@ -1,0 +1,57 @@
+"""Export an in-engine bot as one standalone file to paste into CodinGame, in Python (`export/python/`) or C++
+(`export/cpp/`): the language's checks, CodinGame's size limit and the file written."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Optional
+
+from bots.contract.names import Bot
+from bots.registry import REGISTERED, plugin
+from engine.files import write_atomically
+from export.cpp.bot_file import cpp_source, policy_cpp
+from export.exportable import ExportError, exportable_for, parameter_values
+from export.languages import LANGUAGES
+from export.python.bot_file import bot_source
+
+CODINGAME_LIMIT = 100_000
+
+
+def export_source(bot: Bot, league: int, header_lines: list, lang: str = "python",
+                  time_ms: Optional[int] = None) -> str:
+    """The text of the standalone file for `bot` in `lang`; `time_ms`: a search bot's wall-clock budget per move
+    (C++ only), instead of the fixed budget of its parameters."""
+    if lang not in LANGUAGES:
+        raise ExportError(f"no export to {lang!r} (languages: {', '.join(LANGUAGES)})")
+    if time_ms is not None and lang != "cpp":
+        raise ExportError("--time-ms applies to the C++ export (--lang cpp): a Python search would not fit "
+                          "CodinGame's 100 ms a turn")
+    if lang == "python":
+        return bot_source(bot, league, header_lines)
+    found = exportable_for(bot, lang)
+    if time_ms is not None:
+        if time_ms <= 0:
+            raise ExportError(f"--time-ms must be a positive number of milliseconds, got {time_ms}")
+        if not policy_cpp(found.policy).searches:
+            searching = [name for name in REGISTERED if plugin(name).exports_in("cpp")
+                         and policy_cpp(plugin(name).policy).searches]
+            raise ExportError(f"bot {bot.name!r} has no budget of work per move to spend as time (its policy never "
+                              f"asks within_budget): --time-ms applies to {', '.join(searching)}")
+    names, values = parameter_values(bot, found)
+    text = cpp_source(found.policy, names, values, league, header_lines, time_ms)
+    if len(text) >= CODINGAME_LIMIT:
+        text = cpp_source(found.policy, names, values, league, header_lines, time_ms, comments=False)
+    return text
+
+
+def export_bot(bot: Bot, league: int, path: Path, header_lines: list, lang: str = "python",
+               time_ms: Optional[int] = None) -> str:
+    """Write the standalone file (atomically; a Python file executable) and return its text."""
+    text = export_source(bot, league, header_lines, lang, time_ms)
+    if len(text) >= CODINGAME_LIMIT:
+        raise ExportError(f"the exported file has {len(text)} characters; CodinGame accepts fewer than "
+                          f"{CODINGAME_LIMIT}")
+    try:
+        write_atomically(Path(path), text, mode=0o755 if lang == "python" else 0o644)
+    except OSError as error:
+        raise ExportError(f"cannot write {path}: {error.strerror or error}") from None
+    return text
