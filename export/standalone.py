@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Optional
 
 from bots.contract.names import Bot
+from bots.contract.seat import SEAT_DTYPE, seat_dtype
 from bots.registry import REGISTERED, plugin
 from engine.files import write_atomically
 from export.cpp.bot_file import cpp_source, policy_cpp
@@ -37,10 +38,28 @@ def export_source(bot: Bot, league: int, header_lines: list, lang: str = "python
             raise ExportError(f"bot {bot.name!r} has no budget of work per move to spend as time (its policy never "
                               f"asks within_budget): --time-ms applies to {', '.join(searching)}")
     names, values = parameter_values(bot, found)
-    text = cpp_source(found.policy, names, values, league, header_lines, time_ms)
+    seat = SEAT_DTYPE
+    if time_ms is not None:
+        values = [float(found.timed.params.get(name, value)) for name, value in zip(names, values)]
+        seat = seat_dtype(**found.timed.seat)
+        header_lines = header_lines + timed_header(found)
+    options = dict(seat=seat, stats=found.stats, bot=found.name)
+    text = cpp_source(found.policy, names, values, league, header_lines, time_ms, **options)
     if len(text) >= CODINGAME_LIMIT:
-        text = cpp_source(found.policy, names, values, league, header_lines, time_ms, comments=False)
+        text = cpp_source(found.policy, names, values, league, header_lines, time_ms, comments=False, **options)
     return text
+
+
+def timed_header(found) -> list:
+    """The header's lines on what a timed export changes: its seat's arrays, its parameters."""
+    lines = []
+    if found.timed.seat:
+        sizes = ", ".join(f"{name} {size:,}" for name, size in found.timed.seat.items())
+        lines.append(f"Its seat's arrays are sized for the time it has (the engine's are smaller): {sizes}.")
+    if found.timed.params:
+        changed = ", ".join(f"{name} = {value:g}" for name, value in found.timed.params.items())
+        lines.append(f"Parameters set for a move ended by the clock: {changed}.")
+    return lines
 
 
 def export_bot(bot: Bot, league: int, path: Path, header_lines: list, lang: str = "python",

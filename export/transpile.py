@@ -9,8 +9,9 @@ compiles.
 
 The policy code must keep to a portable subset that means the same under Numba, CPython and C++: integer and
 float arithmetic, bit operations on non-negative bitboards, `range` loops, tuples, calls to other compiled
-functions, reads of record fields (`s.trees[k]`, `mp.richness[c]`, `params[i]`), module-level numbers and 1-D
-int or float tables. No numpy calls, no allocation, no strings, no `**`, no math module. The intrinsics
+functions, reads of record fields (`s.trees[k]`, `mp.richness[c]`, `params[i]`) and the length of a record's
+array field (`len(seat.memory)`: an export may size the seat's arrays otherwise than the engine), module-level
+numbers and 1-D int or float tables. No numpy calls, no allocation, no strings, no `**`, no math module. The intrinsics
 `popcount` and `lowest_bit` and the hook `within_budget` are provided by each back end's runtime. Code outside
 the subset is refused with its file, line and function (`TranspileError`).
 """

@@ -4,6 +4,7 @@ included), decides as the engine on random positions, keeps Python's arithmetic,
 subset with its file, line and function, and a timed search keeps CodinGame's time limits over 100 games."""
 from __future__ import annotations
 
+import collections
 import fcntl
 import json
 import os
@@ -37,12 +38,12 @@ from tests.test_style_bots import away_from_defaults, params_file
 from tuner.measure.matches import run_match
 
 REQUIRE_GXX_ENV = "TUNER_REQUIRE_GXX"  # "1" (.ci/run): no g++ is a failure, not a skip
-FLAGS = ["-std=c++17", "-O2", "-Wall", "-Wextra"]
+FLAGS = ["-std=c++17", "-Wall", "-Wextra"]  # as CodinGame builds C++: no -O flag (the file carries its pragmas)
 CPP_BOTS = [name for name in REGISTERED if plugin(name).exports_in("cpp")]
 SEARCHING = [name for name in CPP_BOTS if policy_cpp(plugin(name).policy).searches]
 TIMED_MS = 2  # the timed search's budget a move in the tests: short games, the limits checked are CodinGame's
 STANDARD_HEADERS = {"algorithm", "array", "cctype", "chrono", "cmath", "cstdint", "cstring", "initializer_list",
-                    "iostream", "limits", "string", "tuple", "type_traits", "vector"}
+                    "iostream", "iterator", "limits", "string", "tuple", "type_traits", "vector"}
 
 
 def gxx() -> str:
@@ -305,6 +306,34 @@ def test_the_clock_ends_a_timed_search_at_its_deadline(runtime_harness):
     """`within_budget` with a time limit: true until the deadline whatever the count, false after it."""
     calls, spent, later = runtime_harness[-1].split()
     assert int(calls) > 0 and 30.0 <= float(spent) < 80.0 and later == "0"
+
+
+def reported_moves(export: CppExport, seed: int = 17) -> list[dict]:
+    """The counters a C++ bot reported on stderr after each of its moves (`BotPlugin.stats`) in one game against
+    the in-engine heuristic, under CodinGame's limits."""
+    program = parse_bot(export.program)
+    me = player_for(program)
+    me.stderr_tail = collections.deque()  # every line, not the last few
+    played = play_game(seed, 3, [me, player_for(parse_bot("heuristic"))], TimeLimits(1000, 100), records=False)
+    assert played.disqualifications == []
+    moves = []
+    for line in me.stderr_tail:
+        name, _, rest = line.partition(": ")
+        words = rest.split()
+        moves.append({label: int(value) for label, value in zip(words[::2], words[1::2])})
+    return moves
+
+
+def test_a_timed_mcts_grows_its_tree_beyond_the_engines_and_keeps_it(cpp_exports):
+    """The timed C++ mcts carries a seat for a large tree: its first turn alone (20 ms at TIMED_MS, searched for
+    the tree it keeps) grows it past the engine's 512 nodes, and at most moves the tree holds more nodes than the
+    move's iterations added: the tree was kept from the moves before."""
+    moves = reported_moves(cpp_exports["mcts_timed"])
+    assert len(moves) > 20 and set(moves[0]) == {"iterations", "nodes", "edges"}
+    assert moves[0]["iterations"] > 0 and max(m["nodes"] for m in moves) > 4 * 512
+    searched = [m for m in moves[1:] if m["iterations"] > 0]
+    kept = [m for m in searched if m["nodes"] > m["iterations"] + 1]
+    assert len(kept) > 0.8 * len(searched), (len(kept), len(searched))
 
 
 def test_a_timed_search_keeps_codingames_time_limits_over_100_games(cpp_exports):

@@ -6,7 +6,24 @@ import pytest
 
 from bots.contract.names import BotSpecError, parse_bot
 from bots.contract.seat import new_seat_array
-from bots.mcts.tree import I_ITERATIONS, I_REUSED
+from bots.mcts.tree import (
+    CHILD,
+    COUNT0,
+    COUNT1,
+    EDGES,
+    I_CAP_NODES,
+    I_COMPACTED,
+    I_ITERATIONS,
+    I_MOVE_ITERATIONS,
+    I_MOVES,
+    I_NODES,
+    I_REUSED,
+    I_ROOT,
+    KEY,
+    SIBLING,
+    at,
+    compact,
+)
 from bots.registry import kind_of, schema_for
 from bots.running.arena import play_batch, play_results
 from bots.running.dispatch import decide
@@ -14,6 +31,7 @@ from bots.running.player import player_for
 from bots.shared.evaluation import FIRST_EVALUATION_PARAM, evaluate
 from bots.shared.simulation import final_margin, step
 from engine import rules
+from engine.game import Game
 from engine.javarandom import seed_state
 from engine.maps import generate_map
 from engine.players import TimeLimits
@@ -101,10 +119,59 @@ def test_mcts_keeps_its_tree_from_one_move_to_the_next():
     assert games != other_games
 
 
+def subtree(seat, node) -> tuple:
+    """The subtree of `node` as plain values, whatever the indices: its key, each edge's move and statistics, and
+    its children's subtrees in the order of their keys."""
+    memory, floats = seat["memory"], seat["memory_floats"]
+    first, count = memory[at(node, EDGES)], memory[at(node, COUNT0)] + memory[at(node, COUNT1)]
+    edges = [(int(memory[seat["ints"][I_MOVES] + e]), float(floats[2 * e]), float(floats[2 * e + 1]))
+             for e in range(first, first + count)]
+    children, child = [], memory[at(node, CHILD)]
+    while child >= 0:
+        children.append(subtree(seat, child))
+        child = memory[at(child, SIBLING)]
+    return int(memory[at(node, KEY)]), int(memory[at(node, COUNT0)]), edges, sorted(children)
+
+
+def size(tree: tuple) -> int:
+    return 1 + sum(size(child) for child in tree[3])
+
+
+def test_mcts_compacts_the_subtree_it_keeps_when_its_tree_fills():
+    """At 300 iterations a move the engine's 512 nodes fill in a move or two: a game compacts the kept subtree
+    rather than starting again; compacting slides the subtree down to the start of the memory, every node and
+    edge statistic kept (checked on a tree grown without compaction, whose statistics are the search's own)."""
+    seats = seats_of("mcts:300", "heuristic")
+    play_results(np.array([7], np.int64), 3, seats, [0], [1])
+    assert seats[0]["ints"][I_CAP_NODES] == 512 and seats[0]["ints"][I_COMPACTED] > 5
+    players = [player_for(parse_bot("mcts:iterations=300,compact=0", 3)), player_for(parse_bot("heuristic", 3))]
+    game = Game(7, 3)
+    for p, player in enumerate(players):
+        player.start(game, p)
+    seat = players[0].seats[0]
+    ints = seat["ints"]
+    while game.state["day"] < 10 or ints[I_MOVE_ITERATIONS] == 0:  # mid-game, just after a search
+        game.play_frame(lambda p, text: players[p].answer(text, 60.0), encoded=True, record=False)
+    assert ints[I_COMPACTED] == 0
+    children, child = [], seat["memory"][at(int(ints[I_ROOT]), CHILD)]
+    while child >= 0:
+        children.append(child)
+        child = seat["memory"][at(child, SIBLING)]
+    child = max(children, key=lambda c: size(subtree(seat, c)))  # the root's largest subtree
+    kept = subtree(seat, child)
+    assert size(kept) > 10 and child > 0
+    assert compact(seat, child) == 0
+    assert ints[I_NODES] == size(kept) and ints[I_COMPACTED] == 1
+    key, counts, edges, children = subtree(seat, 0)
+    assert (counts, edges, children) == kept[1:]
+
+
 @pytest.mark.parametrize("bot, changed", [
     ("mcts", "grow_w_rich=-3"),  # its rollout policy's
     ("mcts", "iterations=6,opponent_first_play=-0.5"),  # its search's
     ("mcts", "sl_max_moves=2"),  # its shortlist's
+    ("mcts", "iterations=6,rollout_epsilon=0.3"),  # its rollouts' randomness
+    ("mcts", "iterations=6,rollout_jitter=0.3"),
     ("beam", "ev_sun=0.2"),  # its evaluation's
     ("beam", "width=1"),
     ("beam", "sl_max_seeds=0"),

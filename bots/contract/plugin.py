@@ -12,7 +12,7 @@ portable subset of `export/transpile.py`, it can be exported as a standalone fil
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import NamedTuple, Optional
 
 from bots.contract.schema import Schema
@@ -47,6 +47,16 @@ ArgumentParser = Callable[[str, str, int], Setup]
 
 
 @dataclass(frozen=True)
+class TimedExport:
+    """What a search bot's C++ export with a time limit (`--time-ms`) carries instead of the engine's seat and
+    parameters: larger seat arrays (`bots.contract.seat.seat_dtype`'s sizes, by name) for the work a move's time
+    allows, and parameter values that suit a move ended by the clock (each said in the file's header)."""
+
+    seat: dict = field(default_factory=dict)
+    params: dict = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
 class BotPlugin:
     name: str
     summary: str  # one line: what it plays (the bot table of docs/bots.md, `tuner params`)
@@ -58,6 +68,9 @@ class BotPlugin:
     exportable: bool = True  # `tuner export` can write it as a standalone file
     not_exportable: str = ""  # why not, when it cannot be exported (in some language): the export's error says it
     languages: tuple = ("python", "cpp")  # the languages it exports in (`tuner export --lang`)
+    timed: TimedExport = TimedExport()  # a timed C++ export's seat and parameters (a search bot's)
+    # What a C++ export reports on standard error after each move: (label, index in `seat.ints`) of its counters.
+    stats: tuple = ()
 
     @property
     def usage(self) -> str:

@@ -22,27 +22,35 @@ SCRATCH_FLOATS = 64
 MEMORY_INTS = 5312
 MEMORY_FLOATS = 4096
 
-SEAT_DTYPE = np.dtype(
-    [
-        ("kind", np.int64),
-        ("seed", np.int64),  # the bot's own seed (random bot)
-        ("rng", np.int64),  # its java.util.Random-style state during a game
-        ("params", np.float64, MAX_PARAMS),
-        ("moves", np.int64, MAX_MOVES),  # scratch space for move lists (a record field: no reference counting)
-        ("states", STATE_DTYPE, SCRATCH_STATES),  # scratch game states (search bots)
-        ("ints", np.int64, SCRATCH_INTS),
-        ("floats", np.float64, SCRATCH_FLOATS),
-        ("memory", np.int64, MEMORY_INTS),
-        ("memory_floats", np.float64, MEMORY_FLOATS),
-        # A distribution of opponents (`bots.contract.perturbation`): each game's params drawn around `base`.
-        ("jitter", np.float64),  # 0: the params as they are
-        ("base", np.float64, MAX_PARAMS),
-        ("low", np.float64, MAX_PARAMS),
-        ("high", np.float64, MAX_PARAMS),
-        ("scale", np.int64, MAX_PARAMS),  # how each parameter is drawn (bots.contract.perturbation.FIXED, LINEAR, ...)
-    ],
-    align=True,
-)
+def seat_dtype(states: int = SCRATCH_STATES, ints: int = SCRATCH_INTS, floats: int = SCRATCH_FLOATS,
+               memory: int = MEMORY_INTS, memory_floats: int = MEMORY_FLOATS) -> np.dtype:
+    """A seat record with scratch and memory arrays of these sizes. The engine's seats are all `SEAT_DTYPE`; a C++
+    export with a time limit may carry a seat with larger arrays for a search bot (its plug-in's `TimedExport`),
+    whose policy then sizes its work by the arrays' lengths (`len(seat.memory)`)."""
+    return np.dtype(
+        [
+            ("kind", np.int64),
+            ("seed", np.int64),  # the bot's own seed (random bot)
+            ("rng", np.int64),  # its java.util.Random-style state during a game
+            ("params", np.float64, MAX_PARAMS),
+            ("moves", np.int64, MAX_MOVES),  # scratch space for move lists (a record field: no reference counting)
+            ("states", STATE_DTYPE, states),  # scratch game states (search bots)
+            ("ints", np.int64, ints),
+            ("floats", np.float64, floats),
+            ("memory", np.int64, memory),
+            ("memory_floats", np.float64, memory_floats),
+            # A distribution of opponents (`bots.contract.perturbation`): each game's params drawn around `base`.
+            ("jitter", np.float64),  # 0: the params as they are
+            ("base", np.float64, MAX_PARAMS),
+            ("low", np.float64, MAX_PARAMS),
+            ("high", np.float64, MAX_PARAMS),
+            ("scale", np.int64, MAX_PARAMS),  # how each parameter is drawn (bots.contract.perturbation.FIXED, ...)
+        ],
+        align=True,
+    )
+
+
+SEAT_DTYPE = seat_dtype()
 
 
 def new_seat_array(count: int = 1) -> np.ndarray:

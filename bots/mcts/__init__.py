@@ -5,10 +5,15 @@ copy of the heuristic bot, and its tree kept from one move to the next (`policy`
 
 Exported in C++ only (`tuner export --bot mcts --lang cpp [--time-ms T]`), its tree carried in the seat's
 `memory` arrays as in the engine: its rollouts in plain Python would not fit CodinGame's 100 ms a turn. With a time
-limit, it iterates while the move's deadline is ahead (`bots.contract.budget.within_budget`) instead of N times."""
-from bots.contract.plugin import BotPlugin, Setup, int_argument
+limit, it iterates while the move's deadline is ahead (`bots.contract.budget.within_budget`) instead of N times,
+in a seat whose memory holds a tree of TIMED_TREE_NODES nodes (the engine's holds 512), and it searches on its
+first turn too (1,000 ms on CodinGame, where its only move is WAIT), for the tree it keeps."""
+from bots.contract.plugin import BotPlugin, Setup, TimedExport, int_argument
 from bots.mcts.policy import mcts_move
 from bots.mcts.schema import SCHEMA
+from bots.mcts.tree import I_EDGES, I_MOVE_ITERATIONS, I_NODES, MAX_EDGES_PER_NODE, NODE_WORDS, NODES
+
+TIMED_TREE_NODES = 524_288  # 120 MB of seat memory (CodinGame allows 768 MB); a 90 ms move adds 4,000 to 25,000
 
 
 def _iterations(name: str, arg: str, league: int) -> Setup:
@@ -19,5 +24,9 @@ def _iterations(name: str, arg: str, league: int) -> Setup:
 PLUGIN = BotPlugin("mcts", "Monte Carlo tree search over simultaneous moves (decoupled PUCT, both players' moves "
                    "searched), rollouts by its own copy of the heuristic, N iterations per move (default 2)",
                    mcts_move, SCHEMA, argument="N", parse_argument=_iterations, languages=("cpp",),
+                   timed=TimedExport(seat={"memory": NODES + (NODE_WORDS + MAX_EDGES_PER_NODE) * TIMED_TREE_NODES,
+                                           "memory_floats": 2 * MAX_EDGES_PER_NODE * TIMED_TREE_NODES},
+                                     params={"search_forced": 1}),
+                   stats=(("iterations", I_MOVE_ITERATIONS), ("nodes", I_NODES), ("edges", I_EDGES)),
                    not_exportable="its rollouts in plain Python would not fit CodinGame's 100 ms a turn, and the "
                    "Python file has no seat memory for its tree")

@@ -24,12 +24,28 @@ untried moves come first (`first_play` below 0: every shortlisted move gets its 
 opponent keeps to its prior move until its others earn visits (`opponent_prior`, `opponent_first_play`); more
 iterations search the opponent's replies and deeper (`mcts:N`).
 
+Why random rollouts (`rollout_epsilon`: a random shortlisted move now and then; `rollout_jitter`: the rollout
+policy's weights moved a little for each rollout): a deterministic rollout gives a leaf the same reward at every
+visit, so once the tree stops growing more iterations add no information, and a wide tree picks the leaves whose
+one fixed game was luckiest. With both at 5%, the same tree at 1,000 iterations a move beat itself without them
+71.5% (100 games).
+
 The bot plays its most visited edge, the better mean among equals. It spends `iterations` per move, saving those
-of moves where it considers one move only (up to `bank_cap` moves' worth; `within_budget`: in a C++ export with a
-time limit, it iterates while the move's deadline is ahead instead), and keeps its tree for its next move:
-there it looks for the position it now faces among the descendants of the move it played (`find_position`), so
-the iterations that went into it are kept; a tree more than half full starts again. `seat.ints[I_REUSED]` counts
-the visits found that way. It draws no random numbers: its games depend on the game's seed and sides only.
+of moves where it considers one move only (up to `bank_cap` moves' worth, unless `search_forced`;
+`within_budget`: in a C++ export with a time limit, it iterates while the move's deadline is ahead instead), and
+keeps its tree for its next move: there it looks for the position it now faces among the descendants of the move
+it played (`find_position`), so the iterations that went into it are kept; a tree more than half full keeps the
+subtree of that position, slid down to the start of its memory (`compact`; 0: it starts again).
+`seat.ints[I_REUSED]` counts the visits found that way.
+
+Its tree holds what the seat's memory holds (`bots.mcts.tree`): 512 nodes in the engine, which a few hundred
+iterations a move fill; the C++ export with a time limit carries a seat for 524,288. Before the tree grew with the
+budget and kept its subtree, more iterations bought nothing: at 2,000 a move it beat itself at 667 48.5% of 200
+games; with a large tree, compaction and random rollouts, 75.2% (`docs/bots.md`).
+
+Its random numbers come from its own state, seeded at its first move of a game from what a program sees too (the
+map and the trees), so its games at a fixed budget depend on the game's seed and sides only, and the C++ export,
+which does not know the seed, plays the engine's games.
 """
 from __future__ import annotations
 
@@ -37,6 +53,7 @@ import numpy as np
 
 from bots.contract.budget import within_budget
 from bots.heuristic.policy import heuristic_move
+from bots.heuristic.schema import PARAMS as HEURISTIC_PARAMS
 from bots.mcts.schema import SCHEMA
 from bots.mcts.tree import (
     CHILD,
@@ -46,33 +63,38 @@ from bots.mcts.tree import (
     I_BANK,
     I_EDGES,
     I_ITERATIONS,
+    I_MOVE_ITERATIONS,
+    I_MOVES,
     I_NODES,
     I_PLAYED,
     I_PLAYER,
     I_REUSED,
+    I_RNG,
     I_ROOT,
     I_SEARCHED,
     I_TURNS,
     KEY,
     MAX_DEPTH,
-    MAX_EDGES,
-    MAX_NODES,
-    MOVES,
     NEXT,
-    NODE_WORDS,
     NONE,
     PATH,
     SIBLING,
+    at,
+    compact,
     edge_count,
     find_child,
     first_edge,
+    more_than_half_full,
     node_visits,
     play_key,
     room_for,
+    set_capacity,
 )
 from bots.shared.shortlist import FIRST_SHORTLIST_PARAM, SL_MAX_MOVES, shortlist
 from bots.shared.simulation import copy_state, final_margin, same_state, step
 from engine import rules
+from engine.geometry import CELLS
+from engine.javarandom import next31, seed_state
 from engine.jit import hot, kernel
 
 P_ITERATIONS = SCHEMA.index("iterations")
@@ -85,6 +107,16 @@ P_OPPONENT_PRIOR = SCHEMA.index("opponent_prior")
 P_OPPONENT_FIRST_PLAY = SCHEMA.index("opponent_first_play")
 P_REWARD_SCALE = SCHEMA.index("reward_scale")
 P_SHORTLIST = SCHEMA.index(FIRST_SHORTLIST_PARAM)
+P_COMPACT = SCHEMA.index("compact")
+P_ROLLOUT_EPSILON = SCHEMA.index("rollout_epsilon")
+P_ROLLOUT_JITTER = SCHEMA.index("rollout_jitter")
+P_SEARCH_FORCED = SCHEMA.index("search_forced")
+
+# The rollout policy's parameters (the first of the bot's), and what `rollout_jitter` moves: the floats' ranges.
+ROLLOUT_COUNT = len(HEURISTIC_PARAMS)
+ROLLOUT_SPAN = np.array([p.high - p.low if p.type == "float" else 0.0 for p in HEURISTIC_PARAMS], dtype=np.float64)
+ROLLOUT_LOW = np.array([float(p.low) for p in HEURISTIC_PARAMS], dtype=np.float64)
+ROLLOUT_HIGH = np.array([float(p.high) for p in HEURISTIC_PARAMS], dtype=np.float64)
 
 ROOT_STATE = 0  # seat.states: the root's position
 WORK = 1  # the state an iteration plays on
@@ -122,13 +154,12 @@ def new_node(mp, t, seat, parent, key, over, params):
     ints = seat.ints
     node = ints[I_NODES]
     ints[I_NODES] = node + 1
-    base = node * NODE_WORDS
-    memory[base + CHILD] = -1
-    memory[base + SIBLING] = -1
-    memory[base + KEY] = key
-    memory[base + EDGES] = ints[I_EDGES]
-    memory[base + COUNT0] = 0
-    memory[base + COUNT1] = 0
+    memory[at(node, CHILD)] = -1
+    memory[at(node, SIBLING)] = -1
+    memory[at(node, KEY)] = key
+    memory[at(node, EDGES)] = ints[I_EDGES]
+    memory[at(node, COUNT0)] = 0
+    memory[at(node, COUNT1)] = 0
     if not over:
         for q in range(2):
             if not t.waiting[q]:
@@ -136,14 +167,14 @@ def new_node(mp, t, seat, parent, key, over, params):
                 n = shortlist(mp, t, q, params, P_SHORTLIST, rules.encode_move(kind, a, b), seat.moves)
                 e = ints[I_EDGES]
                 for i in range(n):
-                    memory[MOVES + e + i] = seat.moves[i]
+                    memory[ints[I_MOVES] + e + i] = seat.moves[i]
                     seat.memory_floats[2 * (e + i)] = 0.0
                     seat.memory_floats[2 * (e + i) + 1] = 0.0
                 ints[I_EDGES] = e + n
-                memory[base + COUNT0 + q] = n
+                memory[at(node, COUNT0 + q)] = n
     if parent >= 0:
-        memory[base + SIBLING] = memory[parent * NODE_WORDS + CHILD]
-        memory[parent * NODE_WORDS + CHILD] = node
+        memory[at(node, SIBLING)] = memory[at(parent, CHILD)]
+        memory[at(parent, CHILD)] = node
     return node
 
 
@@ -189,20 +220,68 @@ def select_edge(seat, node, q, params):
     return best
 
 
+@hot
+def uniform(seat):
+    """A float in [0, 1) from the bot's random state."""
+    r, state = next31(seat.ints[I_RNG])
+    seat.ints[I_RNG] = state
+    return r / 2147483648.0
+
+
+@hot
+def seed_random(mp, s, p, seat):
+    """Seed the bot's random state at its first move of a game from what a program sees too (the map's richness,
+    its trees and the opponent's, its own first), not from the game's seed, which a program does not know."""
+    h = 12345
+    for c in range(CELLS):
+        h = (h * 8191 + mp.richness[c]) % 140737488355328
+    h = (h * 8191 + s.mine[p]) % 140737488355328
+    h = (h * 8191 + s.mine[1 - p]) % 140737488355328
+    seat.ints[I_RNG] = max(seed_state(h), 1)  # 0 is the state of a bot that has not drawn yet
+
+
+@hot
+def rollout_decision(mp, t, q, rollout, params, seat):
+    """Player q's move in a rollout: the rollout policy's (parameters `rollout`), or with chance `rollout_epsilon`
+    one of its shortlisted moves drawn at random."""
+    kind, a, b = heuristic_move(mp, t, q, rollout)
+    epsilon = params[P_ROLLOUT_EPSILON]
+    if epsilon > 0.0 and uniform(seat) < epsilon:
+        n = shortlist(mp, t, q, params, P_SHORTLIST, rules.encode_move(kind, a, b), seat.moves)
+        if n > 1:
+            kind, a, b = rules.decode_move(seat.moves[min(int(uniform(seat) * n), n - 1)])
+    return kind, a, b
+
+
 @kernel
-def rollout_margin(mp, t, params):
+def rollout_margin(mp, t, params, seat):
     """Both players follow the rollout policy from t (a game not over) to the end; player 0's final margin and
-    the turns played."""
+    the turns played. With `rollout_jitter`, each float parameter of the rollout policy that is not 0 (a term
+    left off stays off) is moved at random by up to that share of its range for this rollout (a copy in
+    seat.floats); with `rollout_epsilon`, some decisions are random shortlisted moves. The bot's own decision is
+    drawn first whichever side it plays, so that a program, which always plays side 0, draws the same numbers."""
+    rollout = seat.floats
+    jitter = params[P_ROLLOUT_JITTER]
+    for i in range(ROLLOUT_COUNT):
+        v = params[i]
+        if jitter > 0.0 and ROLLOUT_SPAN[i] > 0.0 and v != 0.0:
+            v = min(max(v + jitter * ROLLOUT_SPAN[i] * (2.0 * uniform(seat) - 1.0), ROLLOUT_LOW[i]), ROLLOUT_HIGH[i])
+        rollout[i] = v
+    me = seat.ints[I_PLAYER]
     turns = 0
     while True:
         turns += 1
-        kind0, a0, b0 = rules.WAIT, 0, 0
-        kind1, a1, b1 = rules.WAIT, 0, 0
-        if not t.waiting[0]:
-            kind0, a0, b0 = heuristic_move(mp, t, 0, params)
-        if not t.waiting[1]:
-            kind1, a1, b1 = heuristic_move(mp, t, 1, params)
-        if step(mp, t, kind0, a0, b0, kind1, a1, b1):
+        kind_me, a_me, b_me = rules.WAIT, 0, 0
+        kind_op, a_op, b_op = rules.WAIT, 0, 0
+        if not t.waiting[me]:
+            kind_me, a_me, b_me = rollout_decision(mp, t, me, rollout, params, seat)
+        if not t.waiting[1 - me]:
+            kind_op, a_op, b_op = rollout_decision(mp, t, 1 - me, rollout, params, seat)
+        if me == 0:
+            over = step(mp, t, kind_me, a_me, b_me, kind_op, a_op, b_op)
+        else:
+            over = step(mp, t, kind_op, a_op, b_op, kind_me, a_me, b_me)
+        if over:
             return float(final_margin(t, 0)), turns
 
 
@@ -220,8 +299,8 @@ def iterate(mp, seat, root, params):
     margin = 0.0
     played = 0
     while True:
-        n0 = memory[node * NODE_WORDS + COUNT0]
-        n1 = memory[node * NODE_WORDS + COUNT1]
+        n0 = memory[at(node, COUNT0)]
+        n1 = memory[at(node, COUNT1)]
         if n0 + n1 == 0:  # the game is over here
             margin = float(final_margin(t, 0))
             break
@@ -236,7 +315,7 @@ def iterate(mp, seat, root, params):
         memory[PATH + 3 * depth + 2] = i1
         depth += 1
         key = i0 + 256 * i1
-        over = play_key(mp, memory, node, key, t)
+        over = play_key(mp, seat, node, key, t)
         played += 1
         child = find_child(memory, node, key)
         if child < 0 or depth >= MAX_DEPTH:
@@ -252,7 +331,7 @@ def iterate(mp, seat, root, params):
             if over:
                 margin = float(final_margin(t, 0))
             else:
-                margin, turns = rollout_margin(mp, t, params)
+                margin, turns = rollout_margin(mp, t, params, seat)
                 played += turns
             break
         node = child
@@ -305,14 +384,14 @@ def find_position(mp, s, p, seat):
     copy_state(states[ROOT_STATE], states[TRAIL])
     depth = 0
     memory[PATH] = root
-    memory[NEXT] = memory[root * NODE_WORDS + CHILD]
+    memory[NEXT] = memory[at(root, CHILD)]
     while depth >= 0:
         child = memory[NEXT + depth]
         if child < 0:
             depth -= 1
             continue
-        memory[NEXT + depth] = memory[child * NODE_WORDS + SIBLING]
-        key = memory[child * NODE_WORDS + KEY]
+        memory[NEXT + depth] = memory[at(child, SIBLING)]
+        key = memory[at(child, KEY)]
         mine = key % 256
         if p == 1:
             mine = key // 256
@@ -320,14 +399,14 @@ def find_position(mp, s, p, seat):
             continue
         t = states[TRAIL + depth + 1]
         copy_state(states[TRAIL + depth], t)
-        if play_key(mp, memory, memory[PATH + depth], key, t):
+        if play_key(mp, seat, memory[PATH + depth], key, t):
             continue
         if same_state(t, s):
             return child
         if depth + 2 < MAX_DEPTH and may_precede(t, s):
             depth += 1
             memory[PATH + depth] = child
-            memory[NEXT + depth] = memory[child * NODE_WORDS + CHILD]
+            memory[NEXT + depth] = memory[at(child, CHILD)]
     return -1
 
 
@@ -355,11 +434,17 @@ def mcts_move(mp, s, p, seat):
     memory = seat.memory
     iterations = int(params[P_ITERATIONS])
     ints[I_BANK] = min(ints[I_BANK] + iterations, iterations * int(params[P_BANK_CAP]))
+    set_capacity(seat)
+    if ints[I_RNG] == 0:
+        seed_random(mp, s, p, seat)
     root = -1
     if params[P_REUSE] > 0.5 and ints[I_NODES] > 0:
         root = find_position(mp, s, p, seat)
-        if root >= 0 and (ints[I_NODES] > MAX_NODES // 2 or ints[I_EDGES] > MAX_EDGES // 2):
-            root = -1
+        if root >= 0 and more_than_half_full(seat):
+            if params[P_COMPACT] > 0.5:
+                root = compact(seat, root)
+            else:
+                root = -1
         if root >= 0:
             ints[I_REUSED] += int(node_visits(seat, root, p))
     if root < 0:
@@ -369,16 +454,17 @@ def mcts_move(mp, s, p, seat):
     copy_state(s, seat.states[ROOT_STATE])
     ints[I_ROOT] = root
     ints[I_PLAYER] = p
-    if edge_count(memory, root, p) > 1:
+    ints[I_MOVE_ITERATIONS] = 0
+    if edge_count(memory, root, p) > 1 or params[P_SEARCH_FORCED] > 0.5:
         ints[I_SEARCHED] += 1
         while within_budget(ints[I_BANK]):
             ints[I_TURNS] += iterate(mp, seat, root, params)
             ints[I_ITERATIONS] += 1
+            ints[I_MOVE_ITERATIONS] += 1
             ints[I_BANK] -= 1
     chosen = most_visited(seat, root, p)
     ints[I_PLAYED] = chosen
-    kind, a, b = rules.decode_move(memory[MOVES + first_edge(memory, root, p) + chosen])
+    kind, a, b = rules.decode_move(memory[ints[I_MOVES] + first_edge(memory, root, p) + chosen])
     if kind != rules.WAIT and rules.check_action(mp, s, p, kind, a, b)[0] != rules.OK:
         return heuristic_move(mp, s, p, params)  # never happens: the shortlist lists legal moves only
     return kind, a, b
-

@@ -12,7 +12,7 @@ from bots.shared.shortlist import shortlist_params
 ROLLOUT_PARAMS = [replace(p, doc=f"rollouts: {p.doc}") for p in HEURISTIC_PARAMS]
 
 SEARCH_PARAMS = [
-    Param("iterations", "int", 1, 5000, 2,
+    Param("iterations", "int", 1, 100_000, 2,
           "iterations per move (each: down the tree, one new node, a rollout; `mcts:N` sets it)", perturbed=False),
     Param("bank_cap", "int", 1, 20, 3,
           "iterations saved from moves that need none (one move to consider), in moves' worth", perturbed=False),
@@ -28,6 +28,14 @@ SEARCH_PARAMS = [
     Param("opponent_first_play", "float", -1.0, 1.0, 0.2, "the same for an untried move of the opponent's"),
     Param("reward_scale", "float", 0.5, 50.0, 8.0,
           "score margin that makes a reward of 3/4 (rewards: 1/2 + margin / (2 (|margin| + scale)))"),
+    Param("compact", "int", 0, 1, 1, "a kept tree more than half full: 1 keeps the subtree of the position "
+          "played, slid down in place; 0 starts again", perturbed=False),
+    Param("rollout_epsilon", "float", 0.0, 0.5, 0.05,
+          "rollouts: the chance of a random shortlisted move instead of the rollout policy's, per decision"),
+    Param("rollout_jitter", "float", 0.0, 0.5, 0.05, "rollouts: each float weight of the rollout policy that "
+          "is not 0 moved at random by up to this share of its range, for each rollout"),
+    Param("search_forced", "int", 0, 1, 0, "1: search also where the bot has one move, for the tree it keeps "
+          "(a timed C++ export's first turn); 0: save those iterations (`bank_cap`)", perturbed=False),
 ]
 
 PARAMS = ROLLOUT_PARAMS + SEARCH_PARAMS + shortlist_params()

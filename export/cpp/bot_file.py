@@ -14,6 +14,9 @@ from __future__ import annotations
 import functools
 from typing import Optional
 
+import numpy as np
+
+from bots.contract.seat import SEAT_DTYPE
 from engine import rules
 from engine.geometry import CELLS
 from engine.leagues import LEAGUES
@@ -33,17 +36,29 @@ def _comment(lines: list) -> str:
     return "\n".join(f"// {line}".rstrip() for text in lines for line in str(text).splitlines())
 
 
+def stats_source(bot: str, stats: tuple) -> str:
+    """`report_stats()`: one line on standard error after each move with the bot's counters (`BotPlugin.stats`),
+    e.g. `mcts: iterations 8123 nodes 41020`, which CodinGame's IDE shows and `benchmarks/export_turn_time.py`
+    reads."""
+    if not stats:
+        return "static void report_stats() {}"
+    fields = " << ".join(f'" {label} " << SEAT.ints[{index}]' for label, index in stats)
+    return f'static void report_stats() {{ std::cerr << "{bot}:" << {fields} << std::endl; }}'
+
+
 def cpp_source(policy, names: list, values: list, league: int, header_lines: list,
-               time_ms: Optional[int] = None, comments: bool = True) -> str:
+               time_ms: Optional[int] = None, comments: bool = True, seat: np.dtype = SEAT_DTYPE,
+               stats: tuple = (), bot: str = "bot") -> str:
     """The text of the C++ file for a policy with these parameter values; `comments`: the functions' docstrings
-    as comments (a file near CodinGame's limit goes without)."""
+    as comments (a file near CodinGame's limit goes without); `seat`: the seat record it carries (a timed export's
+    may hold larger arrays); `stats`: the counters it reports after each move."""
     program = policy_cpp(policy, comments)
     params = "\n".join(f"    {float_literal(value)},  // {name}" for name, value in zip(names, values))
     rules_by_league = ",\n".join(
         f"    {{{n}, {lg.max_days}, {int(lg.can_grow)}, {int(lg.can_seed)}, {int(lg.shadows)}, "
         f"{2 * lg.starting_pairs}}}" for n, lg in LEAGUES.items())
     timed = time_ms or 0
-    adapter = runtime.ADAPTER.replace("ENTRY(", f"{program.entry}(")
+    adapter = runtime.ADAPTER.replace("ENTRY(", f"{program.entry}(").replace("REPORT_STATS", stats_source(bot, stats))
     unpack = f"static void unpack_tables() {{\n{program.unpack}\n}}" if program.unpack else \
         "static void unpack_tables() {}"
     return (
@@ -57,7 +72,7 @@ def cpp_source(policy, names: list, values: list, league: int, header_lines: lis
         f"// A search's wall-clock budget per move in ms (0: the fixed budget of its parameters, as in the engine)\n"
         f"constexpr int64_t TIME_MS = {timed}, FIRST_TURN_MS = {FIRST_TURN_FACTOR * timed};\n"
         f"static const std::array<double, {len(values)}> PARAMS = {{\n{params}\n}};\n\n"
-        f"{structs_source()}\n"
+        f"{structs_source(seat)}\n"
         f"{runtime.HELPERS}\n"
         "// ---- generated from the engine's compiled code (export/cpp/emit.py): regenerate, do not edit ----\n\n"
         f"{program.code}\n"

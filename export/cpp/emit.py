@@ -572,6 +572,11 @@ class FunctionWriter:
             return text
         if name == "abs" and len(args) == 1:
             return f"py_abs({args[0]})"
+        if name == "len" and len(args) == 1:
+            if not isinstance(node.args[0], ast.Attribute):
+                self.refuse(node, "len() of a record's array field only (`len(seat.memory)`): a local array is a "
+                                  "pointer in C++")
+            return f"static_cast<int64_t>(std::size({args[0]}))"
         self.refuse(node, f"the call {name}(...) is outside the portable subset")
         raise AssertionError
 

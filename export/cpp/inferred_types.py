@@ -170,8 +170,10 @@ def struct_source(name: str, dtype: np.dtype) -> str:
     return "\n".join(lines + ["};"])
 
 
-def structs_source() -> str:
-    return "\n\n".join(struct_source(name, dtype) for name, dtype in RECORDS)
+def structs_source(seat: np.dtype = SEAT_DTYPE) -> str:
+    """The records' structs, the seat's from `seat` (a timed export's may have larger arrays than the engine's:
+    the code reads the same fields)."""
+    return "\n\n".join(struct_source(name, seat if name == "Seat" else dtype) for name, dtype in RECORDS)
 
 
 def entry_args() -> tuple:
