@@ -13,7 +13,7 @@ limit. Prints per bot: turns, median, 99th percentile and slowest turn in ms, th
 program's start) separately, and how many answers took longer than CodinGame allows (1,000 ms first, 100 ms after;
 the benchmark enforces no limit). `--time-ms T` gives the search bots a wall-clock budget of T ms a move (10 T on
 the first turn) instead of their fixed budget; the counters a C++ search bot reports after each move (`mcts`:
-iterations and the tree's nodes; `beam`: actions tried) are summed up per bot: median, 99th percentile and largest,
+iterations and the tree's nodes; the other bots report none) are summed up per bot: median, 99th percentile and largest,
 over the moves where it searched, and on the first turn. Run it on an otherwise idle machine: the times are the
 machine's.
 """

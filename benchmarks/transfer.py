@@ -3,20 +3,20 @@
 For each style S of the panel, a short study tunes BOT against a pool of the other styles and a hall of fame, its
 choice made on the same styles: S is never seen, neither by the search nor by the choice. A style written NAME~J is
 a distribution in the pool (`bots.contract.perturbation`: each game draws its parameters by up to J of their
-ranges); the finals and the gauntlets meet it as NAME itself, as the quickstart's `validation_opponents` do. The
+ranges); the finals and the gauntlets meet it as NAME itself, as the heuristic study's `validation_opponents` do. The
 chosen bot and the baseline (BOT's defaults) then play the same fresh seeds (the `match` stream of --seed: never a
 study's) against every style, sides swapped. A row gives the tuned bot's gain over the baseline against its pool
 (the mean paired difference over the pool's styles, and the mean Elo gain) and against S, with 95% intervals over
 the seed pairs, and the ratio held-out gain / in-pool gain. Styles given with --unseen are in no study's pool: every
 study's chosen bot is measured against them as well.
 
-    python benchmarks/transfer.py --fix grow_w_points=0 seed_w_sun=0 --seed 7 --out loo-7.json   # the quickstart's
+    python benchmarks/transfer.py --fix grow_w_points=0 seed_w_sun=0 --seed 7 --out loo-7.json   # the heuristic study's
     python benchmarks/transfer.py --objective mean --fix grow_w_points=0 seed_w_sun=0 --out loo-mean.json
     python benchmarks/transfer.py --styles heuristic~0.03 sunrate rush seeder beam --held-out beam   # one study
     python benchmarks/transfer.py --bot beam --fix width=4 depth=6 --styles heuristic~0.03 sunrate beam~0.03
     python benchmarks/transfer.py --table loo-7.json loo-8.json   # several runs: their rows, then a grid
 
-The default panel is the quickstart's pool, and its held-out styles (search, mcts) are the default --unseen: the
+The default panel is the heuristic study's pool, and its held-out styles (search, mcts) are the default --unseen: the
 search bots' playouts model their opponent, and a pool with them teaches that model's blind spots. greedy (which
 every tuned bot beats 99%) is left out, since a gain cannot show against it.
 
@@ -200,17 +200,17 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--bot", default="heuristic", help="the tuned bot (default heuristic)")
     parser.add_argument("--objective", default="min-gain", choices=["mean", "min-gain"],
-                        help="the studies' objective (default min-gain, the quickstart's)")
+                        help="the studies' objective (default min-gain, the heuristic study's)")
     parser.add_argument("--styles", nargs="+", default=STYLES,
-                        help="the panel (default: the quickstart's styles); NAME~J: a distribution in the pool")
+                        help="the panel (default: the heuristic study's styles); NAME~J: a distribution in the pool")
     parser.add_argument("--unseen", nargs="*", default=UNSEEN, metavar="STYLE",
                         help="styles no study's pool holds: every study's chosen bot is measured against them too "
-                             "(default: the quickstart's held-out styles, search and mcts)")
+                             "(default: the heuristic study's held-out styles, search and mcts)")
     parser.add_argument("--held-out", nargs="+", default=[], metavar="STYLE",
                         help="leave out only these styles of the panel, one study each (default: every style)")
     parser.add_argument("--choose-on-unseen", action=argparse.BooleanOptionalAction, default=True,
                         help="the unseen styles join every study's finals as its held_out_opponents, as the "
-                             "quickstart's search and mcts do (no trial meets them; default: yes)")
+                             "heuristic study's search and mcts do (no trial meets them; default: yes)")
     parser.add_argument("--sigma", type=float, default=0.05, help="CMA-ES's first step, a share of each range")
     parser.add_argument("--fix", nargs="+", default=[], metavar="NAME=VALUE",
                         help="parameters held at a value (the study's [search] table), e.g. to try a bot without "

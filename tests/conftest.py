@@ -67,14 +67,16 @@ def toml_value(value) -> str:
 
 
 def write_study(directory: Path, name: str = "tiny", **fields) -> Path:
-    """A small study file in `directory` (TOML); `fields` override or add top-level fields; search= a dict."""
+    """A small study file in `directory` (TOML); `fields` override or add top-level fields; search= and finals= a
+    dict (the tables)."""
     values = {"name": name, "league": 3, "seed": 5, "trials": 6, "pairs": 30, "population": 4,
               "validation_pairs": 20, **fields}
-    search = values.pop("search", None)
+    tables = {table: values.pop(table, None) for table in ("search", "finals")}
     lines = [f"{key} = {toml_value(value)}" for key, value in values.items() if value is not None]
-    if search:
-        lines.append("[search]")
-        lines += [f"{key} = {json.dumps(value)}" for key, value in search.items()]
+    for table, entries in tables.items():
+        if entries:
+            lines.append(f"[{table}]")
+            lines += [f"{key} = {json.dumps(value)}" for key, value in entries.items()]
     path = directory / f"{name}.toml"
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     return path

@@ -184,7 +184,8 @@ def test_the_docs_show_commands_and_run_some():
     command of the CLI somewhere, and quick commands to run (else the tests above would pass on nothing)."""
     readme = [c.argv for c in COMMAND_LINES if c.page.name == "README.md" and c.block >= 0]
     assert ("tune", "studies/quickstart.toml", "--jobs", "all") in readme
-    assert ("export", "studies/quickstart.toml", "-o", "bots/tuned/quickstart.py") in readme
+    assert ("export", "studies/quickstart.toml", "--lang", "cpp", "--time-ms", "90", "-o",
+            "bots/tuned/quickstart.cpp") in readme
     assert {c.argv[0] for c in COMMAND_LINES if c.block >= 0} == set(COMMANDS)
     ran = {c.argv[0] for block in quick_blocks() for c in block}
     assert {"map", "params", "play", "replay", "view"} <= ran

@@ -111,7 +111,7 @@ def test_a_gauntlet_with_held_out_opponents_gives_each_group_s_gain_and_their_ra
 
 
 def leave_one_out_study(tmp_path, held: str):
-    """The study `benchmarks/transfer.py` writes for the quickstart's panel without `held`."""
+    """The study `benchmarks/transfer.py` writes for the heuristic study's panel without `held`."""
     spec = importlib.util.spec_from_file_location("transfer_benchmark", ROOT / "benchmarks" / "transfer.py")
     transfer = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(transfer)
@@ -123,13 +123,13 @@ def leave_one_out_study(tmp_path, held: str):
 
 
 @pytest.mark.parametrize("held", ["heuristic", "seeder"])
-def test_the_leave_one_out_study_is_the_quickstart_s_without_the_held_out_style(tmp_path, held):
-    quickstart = read_study_file(ROOT / "studies" / "quickstart.toml")
+def test_the_leave_one_out_study_is_the_heuristic_study_s_without_the_held_out_style(tmp_path, held):
+    heuristic = read_study_file(ROOT / "studies" / "heuristic.toml")
     study = leave_one_out_study(tmp_path, held)
-    assert study.opponents == [o for o in quickstart.opponents if not o.startswith(held)]
-    assert study.validation_opponents == [o for o in quickstart.validation_opponents if o != held]
-    assert study.held_out_opponents == quickstart.held_out_opponents
-    assert study.objectives == quickstart.objectives and study.hall_of_fame == quickstart.hall_of_fame
+    assert study.opponents == [o for o in heuristic.opponents if not o.startswith(held)]
+    assert study.validation_opponents == [o for o in heuristic.validation_opponents if o != held]
+    assert study.held_out_opponents == heuristic.held_out_opponents
+    assert study.objectives == heuristic.objectives and study.hall_of_fame == heuristic.hall_of_fame
 
 
 @pytest.mark.parametrize("objective", ["min-gain", "mean"])

@@ -6,7 +6,7 @@ from __future__ import annotations
 # CodinGame builds C++ without an optimisation flag, which makes this code 5 to 9 times slower: the file carries its
 # own. `O3,inline,omit-frame-pointer` is as fast as -O2; POPCNT (on every x86-64 CPU since 2008) makes the bitboards'
 # popcount one instruction instead of a library call, 1.7x faster again. No FMA or AVX: the floating-point results
-# stay the engine's (benchmarks/export_build.py measures each).
+# stay the engine's (the measurements: docs/export.md, "Its build").
 BUILD = """#pragma GCC optimize("O3,inline,omit-frame-pointer")
 #pragma GCC target("popcnt")
 """

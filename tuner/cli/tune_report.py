@@ -10,9 +10,11 @@ from typing import Optional
 from optuna.trial import FrozenTrial
 
 from bots.registry import plugin
+from export.languages import DEFAULT_TIME_MS
 from tuner.cli.tune_progress import Progress
 from tuner.measure.gauntlet import Gauntlet
 from tuner.measure.runner import GameRunner
+from tuner.search.finals import shown
 from tuner.storage import describe_storage
 from tuner.study.file import StudyConfig
 from tuner.study.records import TrialRecord
@@ -101,15 +103,24 @@ class TuneReport:
     def choice_skipped(self) -> None:
         print("choice and gauntlet skipped (interrupted); run the same command again to resume the study")
 
-    def chosen(self, chosen: dict, gauntlet: dict) -> None:
+    def chosen(self, chosen: dict, gauntlet: dict, search_gauntlet: Optional[dict]) -> None:
         overall = chosen["validation"]["overall"]
         scored = all("score" in f for f in chosen["finalists"])  # choices recorded before scores: win rates
+        playing = chosen.get("finals_params") or {}
+        budget = f" at the playing budget ({shown(playing)})" if playing else ""
         print(f"chosen for export: {chosen['label']}, win rate {_fmt_ci(overall['win_rate'], overall['win_rate_ci'])} "
-              f"over {overall['games']} held-out games ({len(chosen['finalists'])} finalists, "
+              f"over {overall['games']} held-out games{budget} ({len(chosen['finalists'])} finalists, "
               + ("score over the baseline: " if scored else "win rate: ")
               + ", ".join(f"{f['label']} " + (f"{f['score']:+.1%}" if scored else f"{f['win_rate']:.1%}")
                           for f in chosen["finalists"]) + ")")
-        print(f"gauntlet on fresh held-out seeds, {gauntlet['games_per_opponent']} games per opponent: "
+        self._gauntlet(chosen, gauntlet, budget)
+        if search_gauntlet is not None:
+            searched = {name: chosen["search_params"][name] for name in playing}
+            self._gauntlet(chosen, search_gauntlet, f" at the search's budget ({shown(searched)})")
+
+    @staticmethod
+    def _gauntlet(chosen: dict, gauntlet: dict, budget: str) -> None:
+        print(f"gauntlet on fresh held-out seeds{budget}, {gauntlet['games_per_opponent']} games per opponent: "
               f"{chosen['label']} against the baseline (trial 0)")
         for line in Gauntlet.from_json(gauntlet).table():
             print("  " + line)
@@ -130,6 +141,10 @@ class TuneReport:
 def print_export_hint(config: StudyConfig) -> None:
     if config.program is not None:
         print(f"export it: tuner export {config.path} -o {config.path.stem}-best.json  (or --template SOURCE -o OUT)")
+    elif plugin(config.bot).exports_in("python"):
+        print(f"export it: tuner export {config.path} -o bots/tuned/{config.path.stem}.py")
     else:
-        suffix = ".py" if plugin(config.bot).exports_in("python") else ".cpp"
-        print(f"export it: tuner export {config.path} -o bots/tuned/{config.path.stem}{suffix}")
+        from export.cpp.bot_file import policy_cpp  # the transpiler: for a C++-only bot's hint only
+
+        timed = f" --time-ms {DEFAULT_TIME_MS}" if policy_cpp(plugin(config.bot).policy).searches else ""
+        print(f"export it: tuner export {config.path}{timed} -o bots/tuned/{config.path.stem}.cpp")

@@ -22,6 +22,13 @@ parameters, how it was chosen and every finalist's result), which `tuner export`
 Then the chosen bot and the baseline play the gauntlet on other held-out seeds (the `gauntlet` stream), each
 opponent in its own row and each group apart, with their paired differences; a row where the chosen bot is
 significantly worse is a regression, printed as a warning and recorded (`gauntlet`).
+
+Two budgets (`[finals]`): a search bot's trials can play at a short budget (fixed in `[search]`, cheap enough for
+thousands of trials) and its finals and gauntlet at the budget it will play at (`[finals]`, as Fishtest confirms a
+short time control's result at a long one). Every finalist and the baseline then play the finals at the playing
+budget, so a finalist whose gain at the short budget does not hold there scores below the baseline and is not
+chosen; the chosen bot's parameters are the ones it played the finals with. The gauntlet is played at both
+budgets (`gauntlet`, the playing budget's; `gauntlet_search_budget`).
 """
 from __future__ import annotations
 
@@ -120,7 +127,8 @@ def choose(config: StudyConfig, runner: GameRunner, study, space, sampler, bot_o
     opponents = {name: study_bot(config, name) for name in panel}
     results = []
     for finalist in candidates:
-        evaluation = evaluate(runner, bot_of(finalist.params, finalist.label), opponents, seeds)
+        evaluation = evaluate(runner, bot_of(config.at_playing_budget(finalist.params), finalist.label), opponents,
+                              seeds)
         results.append((finalist, evaluation))
         if finalist.trial is not None:
             study.set_user_attr(validation_key(finalist.trial), _validation_record(config, finalist, evaluation))
@@ -136,10 +144,14 @@ def choose(config: StudyConfig, runner: GameRunner, study, space, sampler, bot_o
               f"({', '.join(config.validation_opponents)}) and against the held-out ones "
               f"({', '.join(config.held_out_opponents)})" if config.held_out_opponents else
               f"the {summary} of its gains against the validation panel ({', '.join(config.validation_opponents)})")
-    chosen = {"label": best.label, "trial": best.trial, "params": best.params,
-              "how": f"the best gain over the baseline on {len(seeds)} held-out seed pairs: {groups}; among "
-                     f"{len(results)} finalists: the {config.finalists} best fully played trials, the latest "
-                     f"batches' best, CMA-ES's mean and the baseline",
+    budget = (f", every finalist played at the playing budget ({shown(config.finals)}; the search played "
+              f"{shown({name: config.search[name].value for name in config.finals})})"
+              if config.finals else "")
+    chosen = {"label": best.label, "trial": best.trial, "params": config.at_playing_budget(best.params),
+              "search_params": best.params, "finals_params": config.finals,
+              "how": f"the best gain over the baseline on {len(seeds)} held-out seed pairs{budget}: {groups}; "
+                     f"among {len(results)} finalists: the {config.finalists} best fully played trials, the "
+                     f"latest batches' best, CMA-ES's mean and the baseline",
               "finalists": [{"label": f.label, "trial": f.trial, "score": round(scores[f.label], 6),
                              **e.overall.to_json()} for f, e in results],
               "validation": _validation_record(config, best, evaluation), "date": now_iso()}
@@ -156,12 +168,36 @@ def _validation_record(config: StudyConfig, finalist: Finalist, evaluation) -> d
 
 
 def final_gauntlet(config: StudyConfig, runner: GameRunner, study, chosen: dict, baseline: dict, bot_of) -> Gauntlet:
-    """The chosen bot and the baseline against the validation panel; recorded. Its seeds are held out from the
-    search and from the choice among the finalists too (stream `gauntlet`): on the choice's own seeds the chosen
-    bot's figures would be optimistic, the maximum of several noisy ones."""
-    seeds = game_seeds(config.seed, config.validation_pairs, "gauntlet")
-    opponents = {name: study_bot(config, name) for name in validation_panel(config)}
-    gauntlet = run_gauntlet(runner, bot_of(chosen["params"], chosen["label"]), opponents, seeds,
-                            bot_of(baseline, "baseline"), tuple(config.held_out_opponents))
+    """The chosen bot and the baseline against the validation panel, at the playing budget; recorded. Its seeds are
+    held out from the search and from the choice among the finalists too (stream `gauntlet`): on the choice's own
+    seeds the chosen bot's figures would be optimistic, the maximum of several noisy ones."""
+    gauntlet = _gauntlet(config, runner, chosen["params"], config.at_playing_budget(baseline), chosen["label"],
+                         bot_of)
     study.set_user_attr("gauntlet", {**gauntlet.to_json(), "chosen": chosen["label"], "date": now_iso()})
     return gauntlet
+
+
+def search_budget_gauntlet(config: StudyConfig, runner: GameRunner, study, chosen: dict, baseline: dict,
+                           bot_of) -> Optional[Gauntlet]:
+    """With a playing budget (`[finals]`), the same gauntlet at the search's budget: the gain the search saw,
+    beside the one that holds where the bot plays; recorded. None without one."""
+    if not config.finals:
+        return None
+    gauntlet = _gauntlet(config, runner, chosen["search_params"], baseline, chosen["label"], bot_of)
+    study.set_user_attr("gauntlet_search_budget", {**gauntlet.to_json(), "chosen": chosen["label"],
+                                                   "date": now_iso()})
+    return gauntlet
+
+
+def _gauntlet(config: StudyConfig, runner: GameRunner, params: dict, baseline: dict, label: str,
+              bot_of) -> Gauntlet:
+    seeds = game_seeds(config.seed, config.validation_pairs, "gauntlet")
+    opponents = {name: study_bot(config, name) for name in validation_panel(config)}
+    return run_gauntlet(runner, bot_of(params, label), opponents, seeds, bot_of(baseline, "baseline"),
+                        tuple(config.held_out_opponents))
+
+
+def shown(values: dict) -> str:
+    """Parameter values as a study file writes them: `iterations = 100, width = 8`."""
+    return ", ".join(f"{name} = {value:g}" if isinstance(value, float) else f"{name} = {value}"
+                     for name, value in values.items())

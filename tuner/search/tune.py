@@ -37,7 +37,7 @@ from tuner.measure.probe import probe_program
 from tuner.measure.runner import GameRunner
 from tuner.measure.seeds import game_seeds
 from tuner.search.best_artifacts import upload_new_best, warm_up_replays
-from tuner.search.finals import choose, final_gauntlet
+from tuner.search.finals import choose, final_gauntlet, search_budget_gauntlet
 from tuner.search.generation import BatchPlayer
 from tuner.search.interrupt import Interrupted, StopFlag
 from tuner.search.opponent_pool import OpponentPool
@@ -94,7 +94,7 @@ class RunReport(Protocol):
     def choice_skipped(self) -> None:
         """No choice and gauntlet: the run was interrupted."""
 
-    def chosen(self, chosen: dict, gauntlet: dict) -> None:
+    def chosen(self, chosen: dict, gauntlet: dict, search_gauntlet: Optional[dict]) -> None:
         """The bot chosen among the finalists on held-out games, and its gauntlet against the baseline."""
 
     def parameters(self, space: SearchSpace, values: dict) -> None:
@@ -187,15 +187,19 @@ def finish(config: StudyConfig, runner: GameRunner, study, space, sampler, bot_o
     chosen bot's held-out results (None when no bot was chosen)."""
     finished = count_trials(study)["COMPLETE"]
     recorded = study.user_attrs.get("chosen")
-    if recorded is None or recorded.get("finished") != finished:
+    if recorded is None or recorded.get("finished") != finished or \
+            recorded.get("finals_params", {}) != config.finals:
         chosen = choose(config, runner, study, space, sampler, bot_of, notify=report.message)
         if chosen is None:
             return None
         gauntlet = final_gauntlet(config, runner, study, chosen, space.baseline(), bot_of).to_json()
+        searched = search_budget_gauntlet(config, runner, study, chosen, space.baseline(), bot_of)
+        search_gauntlet = None if searched is None else searched.to_json()
         study.set_user_attr("chosen", {**chosen, "finished": finished})
     else:
         chosen, gauntlet = recorded, study.user_attrs["gauntlet"]
-    report.chosen(chosen, gauntlet)
+        search_gauntlet = study.user_attrs.get("gauntlet_search_budget") if config.finals else None
+    report.chosen(chosen, gauntlet, search_gauntlet)
     report.parameters(space, chosen["params"])
     return chosen["validation"]
 

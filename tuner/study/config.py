@@ -17,9 +17,9 @@ from tuner.study.program import ProgramBot
 # The settings that decide what a trial is: a study resumes only if they are unchanged.
 SEARCH_SETTINGS = ("bot", "parameters", "league", "seed", "sampler", "population", "sigma", "pairs", "opponents",
                    "opponent_shares", "objectives", "min_gain_softness", "pruner", "pruner_p", "pruner_startup_pairs",
-                   "search")
+                   "search", "baseline")
 # The value of a setting that studies created before it existed were run with.
-SETTING_BEFORE_IT_EXISTED: dict[str, Any] = {"opponent_shares": {}, "min_gain_softness": 0.02}
+SETTING_BEFORE_IT_EXISTED: dict[str, Any] = {"opponent_shares": {}, "min_gain_softness": 0.02, "baseline": None}
 
 T = TypeVar("T")
 
@@ -82,6 +82,21 @@ class StudyConfig:
     def program(self) -> Optional[ProgramBot]:
         """The program bot it tunes (its program's paths relative to the study file), or None."""
         return self.file.program
+
+    @property
+    def baseline(self) -> Optional[dict]:
+        """The `baseline` file's parameters (the search's start and the gains' reference), or None: the defaults."""
+        return self.file.baseline_values
+
+    @property
+    def finals(self) -> dict:
+        """`[finals]`: the values the finals and the final gauntlet play the bot with (its playing budget), in place
+        of the ones the search holds fixed; empty: the search's."""
+        return self.file.finals_values
+
+    def at_playing_budget(self, params: dict) -> dict:
+        """A bot's parameters as the finals play it."""
+        return {**params, **self.finals}
 
     @property
     def sigma(self) -> Optional[float]:

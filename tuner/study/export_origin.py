@@ -52,7 +52,8 @@ def export_header(league: int, origin: list, how: str = "`tuner export`", lang: 
             lines.append(f"Search budget: {time_ms} ms of wall-clock time a move ({FIRST_TURN_FACTOR * time_ms} ms on "
                          f"the first turn), instead of its fixed budget.")
         return lines + ["Paste this whole file into the CodinGame IDE (language: C++). C++17, standard library only.",
-                        "Build it yourself with: g++ -std=c++17 -O2 -o bot bot.cpp"]
+                        "Build it as CodinGame does (no -O flag: the file carries its optimisation): "
+                        "g++ -std=c++17 -o bot bot.cpp"]
     return lines + ["Paste this whole file into the CodinGame IDE (language: Python 3). Standard library only."]
 
 

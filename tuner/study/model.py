@@ -20,11 +20,12 @@ from pydantic import (
 from pydantic.fields import FieldInfo
 
 from bots.contract.names import PROGRAM_PREFIX, BotSpecError
-from bots.contract.schema import Schema
+from bots.contract.paramfile import read_param_file
+from bots.contract.schema import ParamError, Schema
 from bots.registry import schema_for, tunable
 from tuner.storage.url import StorageURL, StorageURLError
 from tuner.study.entries import HALL_OF_FAME, check_bot_name, hall_of_fame_entry, relative_bot
-from tuner.study.overrides import search_overrides
+from tuner.study.overrides import finals_values, search_overrides
 from tuner.study.problems import FieldProblem, show
 from tuner.study.program import ProgramBot, ProgramError
 
@@ -66,6 +67,10 @@ class StudyFile(BaseModel):
         "table", "a program bot's parameters: `NAME = { type = \"int\" or \"float\", low = ..., high = ..., "
         "default = ..., log = false }` or `NAME = { type = \"choice\", choices = [...], default = ... }` "
         "(docs/program-bots.md)", allowed="a table of NAME = { type = ..., ... }"))
+    baseline: Optional[str] = Field(None, **field_doc(
+        "string", "a parameter file of the tuned bot (`tuner export --params-out`; relative to the study file): "
+        "the parameters the search starts from and every gain is measured against, in place of the bot's defaults "
+        "(your own bot's values, or a naive start)", allowed="the path of a parameter file of the tuned bot"))
     storage: Optional[str] = Field(None, **field_doc(
         "path or URL",
         "default: `<study file name>.journal` beside the study file (a compact journal file, about 1.4 kB a trial; an "
@@ -150,8 +155,15 @@ class StudyFile(BaseModel):
     search: dict[str, Any] = Field({}, **field_doc(
         "table", "search-space overrides: `name = value` fixes a parameter, `name = [low, high]` narrows its range",
         allowed="a table of parameter = value or [low, high]"))
+    finals: dict[str, Any] = Field({}, **field_doc(
+        "table", "the playing budget: `name = value` for parameters fixed in [search] (a search bot's budget: the "
+        "trials play at the short one), the values the finals and the final gauntlet play every finalist and the "
+        "baseline with. A finalist whose gain at the search's budget does not hold at this one is not chosen; the "
+        "gauntlet reports both budgets", allowed="a table of parameter = value, each parameter fixed in [search]"))
 
     _overrides: dict = PrivateAttr(default_factory=dict)
+    _finals: dict = PrivateAttr(default_factory=dict)
+    _baseline: Optional[dict] = PrivateAttr(default=None)
     _program: Optional[ProgramBot] = PrivateAttr(default=None)
 
     # ---- fields -------------------------------------------------------------------------------------------
@@ -236,6 +248,13 @@ class StudyFile(BaseModel):
             raise FieldProblem(f"must be a table of parameter = value or [low, high], got {show(value)}")
         return value
 
+    @field_validator("finals", mode="before")
+    @classmethod
+    def _finals_table(cls, value):
+        if not isinstance(value, dict):
+            raise FieldProblem(f"must be a table of parameter = value, got {show(value)}")
+        return value
+
     # ---- rules between fields ---------------------------------------------------------------------------------
     @model_validator(mode="after")
     def _between_fields(self, info: ValidationInfo):
@@ -264,6 +283,9 @@ class StudyFile(BaseModel):
         self._overrides = search_overrides(self.search, schema)
         if all(name in self._overrides and self._overrides[name].fixed for name in (p.name for p in schema)):
             raise FieldProblem("every parameter is fixed; leave at least one to search", "search")
+        self._finals = finals_values(self.finals, schema, self._overrides)
+        if self.baseline is not None:
+            self._baseline = baseline_values(self.baseline, folder_of(info), self.bot, self.program is not None)
         return self
 
     def _program_schema(self, folder: Path) -> Schema:
@@ -293,8 +315,35 @@ class StudyFile(BaseModel):
         return self._overrides
 
     @property
+    def baseline_values(self) -> Optional[dict]:
+        """The `baseline` parameter file's values (name -> value), or None: the bot's defaults."""
+        return self._baseline
+
+    @property
+    def finals_values(self) -> dict:
+        """The `finals` table, checked (name -> value)."""
+        return self._finals
+
+    @property
     def objectives_resolved(self) -> str:
         return self.objectives or ("per-opponent" if self.sampler == "nsga2" else "mean")
+
+
+def baseline_values(text: str, folder: Path, bot: str, program: bool) -> dict:
+    """The values of a `baseline` parameter file, which must be the tuned bot's."""
+    if program:
+        raise FieldProblem("applies to an in-engine bot (a program bot's start is its [parameters]' defaults)",
+                           "baseline")
+    if not isinstance(text, str) or not text.strip():
+        raise FieldProblem(f"must be the path of a parameter file, got {show(text)}", "baseline")
+    path = Path(text.strip())
+    try:
+        found = read_param_file(path if path.is_absolute() else folder / path)
+    except ParamError as error:
+        raise FieldProblem(str(error), "baseline") from None
+    if found.bot != bot:
+        raise FieldProblem(f"{text} is a parameter file of bot {found.bot!r}, not of the tuned bot {bot!r}", "baseline")
+    return found.params
 
 
 def folder_of(info: ValidationInfo) -> Path:

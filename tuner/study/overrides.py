@@ -1,4 +1,5 @@
-"""A study file's `[search]` table: each entry fixes a parameter of the tuned bot or narrows its range."""
+"""A study file's `[search]` table, each entry fixing a parameter of the tuned bot or narrowing its range, and its
+`[finals]` table, the values some of those fixed parameters take in the finals (the playing budget)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -59,3 +60,24 @@ def search_overrides(value: dict, schema: Schema) -> dict:
             out[name] = Override(name, value=fixed)
     return out
 
+
+
+def finals_values(value: dict, schema: Schema, overrides: dict) -> dict:
+    """The `finals` table, checked: for parameters the search holds fixed (a search bot's budget, say), the values
+    the finals and the final gauntlet play every finalist and the baseline with instead."""
+    out = {}
+    for name, spec in value.items():
+        where = f"finals.{name}"
+        param = schema.by_name.get(name)
+        if param is None:
+            raise FieldProblem(f"unknown parameter {name!r} of bot {schema.bot!r} (see `tuner params` for its "
+                               f"{len(schema)} parameters)", where)
+        override = overrides.get(name)
+        if override is None or not override.fixed:
+            raise FieldProblem(f"{name} is searched: a [finals] value replaces a parameter the search holds fixed "
+                               f"(give `{name} = VALUE` in [search] too: the budget the trials play at)", where)
+        try:
+            out[name] = param.check(spec)
+        except ParamError as error:
+            raise FieldProblem(str(error), where) from None
+    return out

@@ -6,7 +6,7 @@ set (`bot_params`), so a trial's bot never depends on the study file being uncha
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Optional
 
 import numpy as np
 from optuna.distributions import CategoricalDistribution, FloatDistribution, IntDistribution
@@ -22,7 +22,7 @@ class Dimension:
     type: str  # int, float or choice
     low: Any
     high: Any
-    default: Any  # the schema default, clamped into [low, high]
+    default: Any  # the start's value (the schema default or the baseline file's), clamped into [low, high]
     log: bool = False
     choices: tuple = ()
 
@@ -37,7 +37,8 @@ class Dimension:
 
 
 class SearchSpace:
-    def __init__(self, bot: str, schema: Schema, overrides: dict):
+    def __init__(self, bot: str, schema: Schema, overrides: dict, start: Optional[dict] = None):
+        """`start`: the values the search starts from (the study's `baseline` file), in place of the defaults."""
         self.bot = bot
         self.schema = schema
         self.fixed = {name: o.value for name, o in overrides.items() if o.fixed}
@@ -46,21 +47,23 @@ class SearchSpace:
             if p.name in self.fixed:
                 continue
             o = overrides.get(p.name)
+            default = (start or {}).get(p.name, p.default)
             if p.type == "choice":
-                self.dimensions.append(Dimension(p.name, p.type, None, None, p.default, choices=tuple(p.choices)))
+                self.dimensions.append(Dimension(p.name, p.type, None, None, default, choices=tuple(p.choices)))
                 continue
             low, high = (o.low, o.high) if o is not None else (p.low, p.high)
-            self.dimensions.append(Dimension(p.name, p.type, low, high, min(max(p.default, low), high), p.log))
+            self.dimensions.append(Dimension(p.name, p.type, low, high, min(max(default, low), high), p.log))
 
     @classmethod
     def for_config(cls, config) -> SearchSpace:
-        return cls(config.bot, tuned_bot(config).schema, config.search)
+        return cls(config.bot, tuned_bot(config).schema, config.search, config.baseline)
 
     def __len__(self) -> int:
         return len(self.dimensions)
 
     def baseline(self) -> dict:
-        """Where the search starts: the schema defaults, with fixed values and narrowed ranges applied."""
+        """Where the search starts: the schema defaults (or the study's `baseline` file), with fixed values and
+        narrowed ranges applied."""
         values = {**self.schema.defaults(), **self.fixed}
         for d in self.dimensions:
             values[d.name] = d.default

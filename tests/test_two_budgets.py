@@ -1,0 +1,120 @@
+"""Two budgets: a search bot's trials play at a short budget (fixed in [search]) and its finals and gauntlet at the
+budget it will play at ([finals]); a finalist whose gain at the short budget does not hold at the long one is not
+chosen, and the gauntlet reports both."""
+from __future__ import annotations
+
+import json
+from functools import partial
+
+import pytest
+
+from tests.conftest import DATA, load_study, run_tuner, write_study
+from tuner.measure.runner import GameRunner
+from tuner.search.finals import choose
+from tuner.search.samplers import build_sampler
+from tuner.search.tune import open_or_create_study, trial_bot
+from tuner.storage import open_storage
+from tuner.study.file import StudyFileError, read_study_file
+from tuner.study.space import SearchSpace
+
+SHORT = {"iterations": 1, "bank_cap": 1}  # mcts:1 plays its rollout policy's move: a heuristic
+LONG = {"iterations": 48}
+
+
+def short_budget_only(space: SearchSpace) -> dict:
+    """A finalist that gains at the short budget only: its rollout policy is a heuristic tuned against sunrate
+    (tests/data/tuned_heuristic.json: +14.5% against sunrate over the heuristic's defaults), and its search never
+    tries a move of its own but the rollout policy's (`first_play` 1: an untried move is valued a whole game
+    below the tried ones). At one iteration a move it is that tuned heuristic, better than the defaults; at 48 it
+    still is, where the defaults search."""
+    tuned = json.loads((DATA / "tuned_heuristic.json").read_text())["params"]
+    return {**space.baseline(), **tuned, "first_play": 1.0}
+
+
+@pytest.mark.parametrize("finals, chosen", [(LONG, "trial 0"), ({}, "trial 1")])
+def test_a_finalist_that_gains_only_at_the_short_budget_is_not_chosen(tmp_path, finals, chosen):
+    """The finals at the playing budget choose the baseline (trial 0) over it; finals at the search's budget (no
+    [finals]) would choose it."""
+    path = write_study(tmp_path, "budgets", bot="mcts", trials=2, pairs=10, opponents=["sunrate"],
+                       validation_pairs=40, finalists=2, search=SHORT, finals=finals)
+    config = read_study_file(path)
+    space = SearchSpace.for_config(config)
+    sampler = build_sampler(config, space)
+    study = open_or_create_study(config, open_storage(config.storage), space, sampler)
+    for params, value in ((space.baseline(), 0.0), (short_budget_only(space), 0.1)):
+        trial = study.ask()
+        trial.set_user_attr("bot_params", params)
+        study.tell(trial, value)
+    record = choose(config, GameRunner(3, 2), study, space, sampler, partial(trial_bot, config), notify=lambda _: None)
+    scores = {f["label"]: f["score"] for f in record["finalists"]}
+    assert record["label"] == chosen, scores
+    assert (scores["trial 1"] < 0 if finals else scores["trial 1"] > 0.05), scores
+    assert record["params"] == {**space.baseline(), **finals} if finals else record["params"]["first_play"] == 1.0
+    assert record["search_params"]["iterations"] == 1 and record["finals_params"] == finals
+
+
+def test_the_gauntlet_is_played_at_both_budgets_and_export_takes_the_playing_one(tmp_path):
+    path = write_study(tmp_path, "both", bot="mcts", trials=5, pairs=6, population=4, opponents=["heuristic"],
+                       validation_pairs=10, finalists=1, search=SHORT, finals={"iterations": 4})
+    done = run_tuner("tune", str(path), "--no-progress")
+    assert done.returncode == 0, done.stderr
+    assert "at the playing budget (iterations = 4)" in done.stdout
+    assert "gauntlet on fresh held-out seeds at the search's budget (iterations = 1)" in done.stdout
+    study = load_study(path)
+    playing, searched = study.user_attrs["gauntlet"], study.user_attrs["gauntlet_search_budget"]
+    assert playing["pairs"] == searched["pairs"] == 10 and playing["rows"] != searched["rows"]
+    assert study.user_attrs["chosen"]["params"]["iterations"] == 4
+    exported = run_tuner("export", str(path), "--params-out", str(tmp_path / "chosen.json"), "-o",
+                         str(tmp_path / "chosen.cpp"))
+    assert exported.returncode == 0, exported.stderr
+    assert json.loads((tmp_path / "chosen.json").read_text())["params"]["iterations"] == 4
+    again = run_tuner("tune", str(path), "--no-progress")  # a finished study prints its choice and both gauntlets
+    assert again.returncode == 0 and again.stdout.count("gauntlet on fresh held-out seeds") == 2
+
+
+@pytest.mark.parametrize("finals, message", [
+    ({"iterationz": 8}, "field 'finals.iterationz': unknown parameter 'iterationz' of bot 'mcts'"),
+    ({"exploration": 1.5}, "field 'finals.exploration': exploration is searched: a [finals] value replaces"),
+    ({"iterations": 0}, "field 'finals.iterations':"),
+    ("iterations", "field 'finals' must be a table of parameter = value, got \"iterations\""),
+])
+def test_study_file_rules_for_the_playing_budget(tmp_path, finals, message):
+    path = write_study(tmp_path, "rules", bot="mcts", search=SHORT, finals=finals if isinstance(finals, dict) else None)
+    if not isinstance(finals, dict):  # a top-level key, before the [search] table
+        path.write_text(f"finals = {json.dumps(finals)}\n" + path.read_text())
+    with pytest.raises(StudyFileError) as error:
+        read_study_file(path)
+    assert message in str(error.value) and "\n" not in str(error.value)
+
+
+def test_a_study_without_a_playing_budget_plays_its_finals_at_the_search_s(tmp_path):
+    config = read_study_file(write_study(tmp_path, "plain", bot="mcts", search=SHORT))
+    assert config.finals == {} and config.at_playing_budget({"iterations": 1}) == {"iterations": 1}
+
+
+def test_a_baseline_file_is_where_the_search_starts_and_what_gains_are_measured_against(tmp_path):
+    """`baseline`: a parameter file of the tuned bot replaces its defaults as the search's start (trial 0)."""
+    from bots.contract.paramfile import ParamFile, write_param_file
+    from bots.registry import schema_for
+
+    naive = {**schema_for("mcts").defaults(), "grow_w_cost": 2.5, "seed_w_rich": -1.0}
+    write_param_file(tmp_path / "naive.json", ParamFile("mcts", 3, naive))
+    path = write_study(tmp_path, "naive", bot="mcts", baseline="naive.json", search=SHORT)
+    space = SearchSpace.for_config(read_study_file(path))
+    assert space.baseline() == {**naive, **SHORT}
+    assert {d.name: d.default for d in space.dimensions}["grow_w_cost"] == 2.5
+
+
+@pytest.mark.parametrize("baseline, message", [
+    ("missing.json", "field 'baseline':"),
+    ("heuristic.json", "is a parameter file of bot 'heuristic', not of the tuned bot 'mcts'"),
+])
+def test_study_file_rules_for_the_baseline(tmp_path, baseline, message):
+    from bots.contract.paramfile import ParamFile, write_param_file
+    from bots.registry import schema_for
+
+    write_param_file(tmp_path / "heuristic.json", ParamFile("heuristic", 3, schema_for("heuristic").defaults()))
+    path = write_study(tmp_path, "rules", bot="mcts", baseline=baseline, search=SHORT)
+    with pytest.raises(StudyFileError) as error:
+        read_study_file(path)
+    assert message in str(error.value) and "\n" not in str(error.value)
