@@ -171,10 +171,8 @@ def final_gauntlet(config: StudyConfig, runner: GameRunner, study, chosen: dict,
     """The chosen bot and the baseline against the validation panel, at the playing budget; recorded. Its seeds are
     held out from the search and from the choice among the finalists too (stream `gauntlet`): on the choice's own
     seeds the chosen bot's figures would be optimistic, the maximum of several noisy ones."""
-    gauntlet = _gauntlet(config, runner, chosen["params"], config.at_playing_budget(baseline), chosen["label"],
-                         bot_of)
-    study.set_user_attr("gauntlet", {**gauntlet.to_json(), "chosen": chosen["label"], "date": now_iso()})
-    return gauntlet
+    return _recorded_gauntlet(config, runner, study, "gauntlet", chosen["params"],
+                              config.at_playing_budget(baseline), chosen["label"], bot_of)
 
 
 def search_budget_gauntlet(config: StudyConfig, runner: GameRunner, study, chosen: dict, baseline: dict,
@@ -183,18 +181,19 @@ def search_budget_gauntlet(config: StudyConfig, runner: GameRunner, study, chose
     beside the one that holds where the bot plays; recorded. None without one."""
     if not config.finals:
         return None
-    gauntlet = _gauntlet(config, runner, chosen["search_params"], baseline, chosen["label"], bot_of)
-    study.set_user_attr("gauntlet_search_budget", {**gauntlet.to_json(), "chosen": chosen["label"],
-                                                   "date": now_iso()})
-    return gauntlet
+    return _recorded_gauntlet(config, runner, study, "gauntlet_search_budget", chosen["search_params"], baseline,
+                              chosen["label"], bot_of)
 
 
-def _gauntlet(config: StudyConfig, runner: GameRunner, params: dict, baseline: dict, label: str,
-              bot_of) -> Gauntlet:
+def _recorded_gauntlet(config: StudyConfig, runner: GameRunner, study, key: str, params: dict, baseline: dict,
+                       label: str, bot_of) -> Gauntlet:
+    """`params` and the baseline against the validation panel on the `gauntlet` stream's seeds, recorded as `key`."""
     seeds = game_seeds(config.seed, config.validation_pairs, "gauntlet")
     opponents = {name: study_bot(config, name) for name in validation_panel(config)}
-    return run_gauntlet(runner, bot_of(params, label), opponents, seeds, bot_of(baseline, "baseline"),
-                        tuple(config.held_out_opponents))
+    gauntlet = run_gauntlet(runner, bot_of(params, label), opponents, seeds, bot_of(baseline, "baseline"),
+                            tuple(config.held_out_opponents))
+    study.set_user_attr(key, {**gauntlet.to_json(), "chosen": label, "date": now_iso()})
+    return gauntlet
 
 
 def shown(values: dict) -> str:

@@ -26,16 +26,21 @@ class Override:
         return self.value if self.fixed else [self.low, self.high]
 
 
+def schema_parameter(schema: Schema, name: str, where: str):
+    """The tuned bot's parameter `name`; a FieldProblem at `where` when it has none."""
+    param = schema.by_name.get(name)
+    if param is None:
+        raise FieldProblem(f"unknown parameter {name!r} of bot {schema.bot!r} (see `tuner params` for its "
+                           f"{len(schema)} parameters)", where)
+    return param
+
+
 def search_overrides(value: dict, schema: Schema) -> dict:
     """The `search` table as Overrides, checked against the tuned bot's schema."""
-    bot = schema.bot
     out = {}
     for name, spec in value.items():
         where = f"search.{name}"
-        param = schema.by_name.get(name)
-        if param is None:
-            raise FieldProblem(f"unknown parameter {name!r} of bot {bot!r} (see `tuner params` for its "
-                               f"{len(schema)} parameters)", where)
+        param = schema_parameter(schema, name, where)
         if isinstance(spec, list):
             if len(spec) != 2 or any(isinstance(x, bool) or not isinstance(x, (int, float)) for x in spec):
                 raise FieldProblem(f"must be [low, high] (two numbers) or a value, got {show(spec)}", where)
@@ -61,17 +66,13 @@ def search_overrides(value: dict, schema: Schema) -> dict:
     return out
 
 
-
 def finals_values(value: dict, schema: Schema, overrides: dict) -> dict:
     """The `finals` table, checked: for parameters the search holds fixed (a search bot's budget, say), the values
     the finals and the final gauntlet play every finalist and the baseline with instead."""
     out = {}
     for name, spec in value.items():
         where = f"finals.{name}"
-        param = schema.by_name.get(name)
-        if param is None:
-            raise FieldProblem(f"unknown parameter {name!r} of bot {schema.bot!r} (see `tuner params` for its "
-                               f"{len(schema)} parameters)", where)
+        param = schema_parameter(schema, name, where)
         override = overrides.get(name)
         if override is None or not override.fixed:
             raise FieldProblem(f"{name} is searched: a [finals] value replaces a parameter the search holds fixed "
