@@ -173,7 +173,7 @@ def test_export_language_errors_are_one_line(tmp_path, capsys):
     for args, needle in ((["--bot", "random", "--lang", "cpp"], "cannot be exported"),
                          (["--bot", "search", "--lang", "python"], "cannot be exported in Python: its playouts"),
                          (["--bot", "heuristic", "--lang", "cpp", "--time-ms", "50"], "has no budget of work per move"),
-                         (["--bot", "beam", "--lang", "cpp", "--time-ms", "50"], "applies to search, mcts"),
+                         (["--bot", "greedy", "--lang", "cpp", "--time-ms", "50"], "applies to search, mcts, beam"),
                          (["--bot", "search", "--lang", "python", "--time-ms", "50"],
                           "--time-ms applies to the C++ export")):
         assert main(["export", *args, "-o", str(out)]) == 2

@@ -11,6 +11,7 @@ import os
 import random
 import re
 import shutil
+import statistics
 import subprocess
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -93,7 +94,8 @@ def built_once(tmp_path_factory, name: str, build) -> dict:
 
 # Resources above their defaults in the game-for-game tests: at 12 iterations a move, mcts picks among tried moves by
 # their statistics, searches the opponent's replies and goes deeper (its default, 2, mostly tries its own moves once).
-FIXED_BUDGETS = {"mcts": {"iterations": 12}}
+# beam plays its best first moves out for 2 days (its default, 0, plays its day plan's first move).
+FIXED_BUDGETS = {"mcts": {"iterations": 12}, "beam": {"rollout_days": 2}}
 
 
 def style_away_from_defaults(bot: str) -> dict:
@@ -334,6 +336,30 @@ def test_a_timed_mcts_grows_its_tree_beyond_the_engines_and_keeps_it(cpp_exports
     searched = [m for m in moves[1:] if m["iterations"] > 0]
     kept = [m for m in searched if m["nodes"] > m["iterations"] + 1]
     assert len(kept) > 0.8 * len(searched), (len(kept), len(searched))
+
+
+WIDEST_ROLLOUTS = "beam:rollout_days=24,rollout_candidates=16,rollout_width=16"
+
+
+def test_a_timed_beam_plays_out_further_with_more_time(tmp_path):
+    """With a time limit the beam's rollouts deepen until the move's deadline: at ten times the time, on the same
+    seed, its moves look further ahead and play out more days; the horizon of a pass the deadline cut short is not
+    reported (the pass is dropped), so the horizons are those of the schedule 1, 2, 4, 8, 16, 24. Its rollouts at
+    their widest (16 candidates, plans 16 wide): at the defaults (4 candidates, 2 wide) 2 ms a move already plays
+    most of them out to the game's end."""
+    reach = {}
+    for ms in (2, 20):
+        source = tmp_path / f"beam_{ms}.cpp"
+        export_bot(parse_bot(WIDEST_ROLLOUTS, 3), 3, source, [f"test export of {WIDEST_ROLLOUTS} at {ms} ms"], "cpp",
+                   ms)
+        compiled = compile_cpp(source, source.with_suffix(""))
+        assert compiled.returncode == 0, compiled.stderr
+        export = CppExport("beam", source, source.with_suffix(""), compiled.returncode, compiled.stderr)
+        moves = reported_moves(export)
+        assert len(moves) > 20 and set(moves[0]) == {"horizon", "rollout_days"}
+        assert {m["horizon"] for m in moves} <= {0, 1, 2, 4, 8, 16, 24}
+        reach[ms] = (statistics.median(m["horizon"] for m in moves), sum(m["rollout_days"] for m in moves))
+    assert reach[20][0] > reach[2][0] and reach[20][1] > reach[2][1], reach
 
 
 def test_a_timed_search_keeps_codingames_time_limits_over_100_games(cpp_exports):

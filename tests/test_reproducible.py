@@ -1,6 +1,6 @@
 """The same study file, one worker, run twice on fresh storages (a journal file, then SQLite): the same trials
 with the same results. Compared: every trial's number, state, parameters, values, intermediate values, user
-and system attributes, and the study's records, except dates, the workers' process ids, the heartbeats' times,
+and system attributes, and the study's records, except dates, the workers' ids, the heartbeats' times,
 the artifact ids and CMA-ES's pickled state (see `outline`)."""
 import os
 
@@ -28,10 +28,14 @@ def outline(study) -> tuple:
     return trials, records, validation
 
 
+STAMPS = ("date", "worker", "beat")  # when and by which process: the shared finals' claims and results have them
+
+
 def undated(record):
-    """The record without its "date" fields, at any depth (the chosen trial's and the gauntlet's too)."""
+    """The record without its dates and workers, at any depth (the chosen trial's, the gauntlet's, the shared
+    finals' units')."""
     if isinstance(record, dict):
-        return {k: undated(v) for k, v in record.items() if k != "date"}
+        return {k: undated(v) for k, v in record.items() if k not in STAMPS}
     if isinstance(record, list):
         return [undated(v) for v in record]
     return record

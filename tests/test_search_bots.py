@@ -4,6 +4,7 @@ play, the tree kept from one move to the next, and their names, parameters and e
 import numpy as np
 import pytest
 
+from bots.beam.policy import I_FIRSTS, I_HORIZON, I_ROLLOUT_DAYS, P_ROLLOUT_WIDTH, rollout
 from bots.contract.names import BotSpecError, parse_bot
 from bots.contract.seat import new_seat_array
 from bots.mcts.tree import (
@@ -57,7 +58,7 @@ def scores(names, seeds, league: int = 3, seats=None) -> list:
     return play_batch(np.asarray(seeds, np.int64), league, seats).score.tolist()
 
 
-@pytest.mark.parametrize("bot", BOTS)
+@pytest.mark.parametrize("bot", [*BOTS, "beam:rollout_days=3"])
 @pytest.mark.parametrize("league", [1, 2, 3])
 def test_every_decision_is_legal_and_the_batch_plays_the_same_games(bot, league):
     decisions = 0
@@ -175,10 +176,15 @@ def test_mcts_compacts_the_subtree_it_keeps_when_its_tree_fills():
     ("beam", "ev_sun=0.2"),  # its evaluation's
     ("beam", "width=1"),
     ("beam", "sl_max_seeds=0"),
+    ("beam", "rollout_days=2"),  # its rollouts'
+    ("beam", "rollout_days=2,rollout_candidates=2"),
+    ("beam", "rollout_days=2,rollout_width=1"),
+    ("beam:rollout_days=2", "rollout_days=8"),
 ])
 def test_the_parameters_reach_the_play(bot, changed):
     seeds = list(range(41, 47))
-    assert scores((f"{bot}:{changed}", "heuristic"), seeds) != scores((bot, "heuristic"), seeds)
+    name = bot.split(":")[0]
+    assert scores((f"{name}:{changed}", "heuristic"), seeds) != scores((bot, "heuristic"), seeds)
 
 
 def test_bot_names_and_parameters():
@@ -224,6 +230,28 @@ def test_the_evaluation_is_zero_sum_and_exact_on_the_last_day():
         if step(mp[0], s[0], *moves[0], *moves[1]):
             break
     assert len(set(values)) > 20
+
+
+def test_the_beams_rollouts_deepen_1_2_4_up_to_their_days_and_play_their_best():
+    """At a fixed budget (the engine's) the beam plays its candidates out at each horizon of the schedule up to
+    `rollout_days` (1, 2, 4, then 6: 3 candidates x 13 days), and its move is one of the candidates: the one whose
+    6-day rollout ends best, which the same rollouts, replayed, confirm."""
+    mp, s = new_map_array(), new_state_array()
+    generate_map(seed_state(9), 3, mp[0])
+    rules.new_game(mp[0], s[0])
+    rules.start_day(mp[0], s[0])
+    for _ in range(4):  # a few days in: seeds and grows to choose from
+        moves = [bot_move(seats_of("heuristic", "sunrate"), mp, s, p) for p in range(2)]
+        step(mp[0], s[0], *moves[0], *moves[1])
+    seats = seats_of("beam:rollout_days=6,rollout_candidates=3")
+    seat = seats[0]
+    kind, a, b = bot_move(seats, mp, s, 0)
+    ints = seat["ints"]
+    assert ints[I_HORIZON] == 6 and ints[I_ROLLOUT_DAYS] == 3 * (1 + 2 + 4 + 6)
+    candidates = [int(m) for m in ints[I_FIRSTS:I_FIRSTS + 3]]
+    assert len(set(candidates)) == 3 and rules.encode_move(kind, a, b) in candidates
+    values = [rollout(mp[0], s[0], 0, seat, m, 6, int(seat["params"][P_ROLLOUT_WIDTH]))[0] for m in candidates]
+    assert candidates[values.index(max(values))] == rules.encode_move(kind, a, b)
 
 
 def bot_move(seats, mp, s, p):

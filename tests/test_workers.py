@@ -1,10 +1,13 @@
 """Several `tuner tune` processes at once on one study (a real PostgreSQL server, a journal file): exactly the
-requested number of COMPLETE trials, none duplicated or lost, and one consistent CMA-ES run."""
+requested number of COMPLETE trials, none duplicated or lost, and one consistent CMA-ES run; the finals and
+gauntlets shared between them, each unit played by one worker, and the same bot chosen by all."""
 import re
 
+import pytest
 from optuna.trial import TrialState
 
 from tests.conftest import load_study, start_tuner, write_study
+from tuner.search.shared_work import DONE
 
 WORKERS = 3
 TRIALS = 30
@@ -88,3 +91,35 @@ def test_a_batch_asks_the_retried_trials_first_then_new_samples_each_named_by_it
     assert all(t.state == TrialState.RUNNING for t in study.get_trials())
     assert all(t.user_attrs == {"worker": "here"} for t in study.get_trials())
     assert len({t.params["x"] for t in batch}) == 4
+
+
+def shared_finals_study(tmp_path, name: str, storage=None):
+    """mcts searched at 1 iteration a move and its finals at 16: finals of some seconds a finalist, which the
+    workers that end the search together share."""
+    return write_study(tmp_path, name, bot="mcts", trials=8, pairs=6, population=4, opponents=["heuristic"],
+                       validation_pairs=60, finalists=3, search={"iterations": 1}, finals={"iterations": 16},
+                       storage=storage)
+
+
+def check_shared_finals(study, outputs: list) -> None:
+    """Every finalist and both gauntlets played once (a result each), the finalists by both workers, and both
+    workers chose the same bot with the same figures."""
+    chosen = study.user_attrs["chosen"]
+    done = {key: value for key, value in study.user_attrs.items() if key.startswith(DONE)}
+    finalists = [key for key in done if key.startswith(DONE + "finalist:")]
+    assert sorted(done[key]["result"]["label"] for key in finalists) == sorted(f["label"] for f in chosen["finalists"])
+    assert len({done[key]["worker"] for key in finalists}) == 2, [done[key]["worker"] for key in finalists]
+    assert len([key for key in done if key.startswith(DONE + "gauntlet:")]) == 2  # at both budgets
+    said = [re.search(r"^.*chosen on .*$", out, re.M).group(0) for out in outputs]
+    assert said[0] == said[1] and chosen["label"] in said[0], said
+
+
+@pytest.mark.parametrize("storage", ["journal", "postgresql"])
+def test_two_workers_share_the_finals_and_choose_the_same_bot(tmp_path, storage, request):
+    if storage == "postgresql":
+        url, name = request.getfixturevalue("postgres_url"), request.getfixturevalue("postgres_study")("finals")
+        path = shared_finals_study(tmp_path, name, storage=url)
+    else:
+        path = shared_finals_study(tmp_path, "finals")
+    outputs = run_workers(path, workers=2)
+    check_shared_finals(load_study(path), outputs)

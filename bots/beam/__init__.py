@@ -1,11 +1,13 @@
 """`beam[:W]`: a day planner. At each decision, a beam search (W plans wide) over its own actions for the rest of
 the day, the opponent assumed to wait, each position valued by its points, sun, the harvest its trees will bring
-under the coming days' shadows and what its trees may become (`policy`).
+under the coming days' shadows and what its trees may become (`policy`); with `rollout_days` > 0, its best first
+moves played out for days by both players' day plans, the best rollout's played.
 
-Exported in C++ only (`tuner export --bot beam --lang cpp`): a beam of game states per move in plain Python would
-strain CodinGame's 100 ms a turn. Its work per move is fixed by its width and depth (its policy has no loop to
-stop), so `--time-ms` does not apply to it."""
-from bots.beam.policy import beam_move
+Exported in C++ only (`tuner export --bot beam --lang cpp [--time-ms T]`): a beam of game states per move in plain
+Python would strain CodinGame's 100 ms a turn. Its work per move is fixed by its width, depth and rollout days; with
+a time limit, its rollouts deepen until the move's deadline (`bots.contract.budget.within_budget`), to the game's
+end when the time allows."""
+from bots.beam.policy import I_HORIZON, I_ROLLOUT_DAYS, beam_move
 from bots.beam.schema import MAX_WIDTH, SCHEMA
 from bots.contract.plugin import BotPlugin, Setup, int_argument
 
@@ -15,6 +17,9 @@ def _width(name: str, arg: str, league: int) -> Setup:
 
 
 PLUGIN = BotPlugin("beam", "a day planner: beam search over its own actions for the rest of the day, positions valued "
-                   "by points, sun, projected harvest under the coming shadows and tree potential; W plans wide",
+                   "by points, sun, projected harvest under the coming shadows and tree potential; W plans wide; "
+                   "its best first moves played out by both players' plans for up to rollout_days days (timed: "
+                   "until its deadline)",
                    beam_move, SCHEMA, argument="W", parse_argument=_width, languages=("cpp",),
+                   stats=(("horizon", I_HORIZON), ("rollout_days", I_ROLLOUT_DAYS)),
                    not_exportable="a beam of game states a move in plain Python would strain CodinGame's 100 ms a turn")

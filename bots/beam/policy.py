@@ -5,18 +5,30 @@ sun, the harvest of the days left under the shadows the trees cast, what the tre
 positions go on, up to `depth` actions. Stopping (WAIT) is a plan at every step. The bot plays the first action of
 the best plan found, and plans again at its next decision (the opponent's moves may have changed the day).
 
+Rollouts (`rollout_days` > 0): the day's plan values what the evaluation sees at the end of today; what the
+opponent does and the days after are the evaluation's guess. So the `rollout_candidates` first moves whose plans
+value best are each played out: the bot plays it, and from there both players follow their own day plans (a beam
+`rollout_width` wide, each assuming the other waits) turn by turn, for a horizon of days; the candidate whose
+rollout ends in the best position (valued by the evaluation; the final margin if the game ended) is played. The
+horizon deepens, 1, 2, 4, 8 ... `rollout_days` days, while the budget lasts (`within_budget`): in the engine and a
+fixed-budget export, up to `rollout_days` (a fixed amount of work); in a C++ export with a time limit, until the
+move's deadline, a pass the deadline cuts short being dropped. With `rollout_days` = 0 (the default) the bot plays
+its plan's first move: `beam:W` is the fixed-work day planner the studies know.
+
 Why the opponent waits: within a day the players' actions interact little (a contested seed, the nutrients a
 COMPLETE takes), while the shadows that matter are those of the coming days, which the evaluation projects.
 
-Scratch memory: seat.states holds two layers of the beam (positions), seat.ints their plans' first actions
-and seat.floats their values; nothing is kept from one decision to the next.
+Scratch memory: seat.states holds two layers of the beam (positions) and a rollout's position, seat.ints their
+plans' first actions and the candidates' first moves, seat.floats their values; nothing is kept from one decision to
+the next.
 """
 from __future__ import annotations
 
 from bots.beam.schema import MAX_WIDTH, SCHEMA
+from bots.contract.budget import within_budget
 from bots.shared.evaluation import FIRST_EVALUATION_PARAM, evaluate
 from bots.shared.shortlist import FIRST_SHORTLIST_PARAM, shortlist
-from bots.shared.simulation import copy_state, same_state
+from bots.shared.simulation import copy_state, final_margin, same_state, step
 from engine import rules
 from engine.jit import hot, kernel
 
@@ -24,10 +36,22 @@ P_WIDTH = SCHEMA.index("width")
 P_DEPTH = SCHEMA.index("depth")
 P_SHORTLIST = SCHEMA.index(FIRST_SHORTLIST_PARAM)
 P_EVALUATION = SCHEMA.index(FIRST_EVALUATION_PARAM)
+P_ROLLOUT_DAYS = SCHEMA.index("rollout_days")
+P_CANDIDATES = SCHEMA.index("rollout_candidates")
+P_ROLLOUT_WIDTH = SCHEMA.index("rollout_width")
 
 NEXT_LAYER = MAX_WIDTH  # seat.states, ints and floats: [0, MAX_WIDTH) one layer, [MAX_WIDTH, 2 MAX_WIDTH) the next
 SPARE = 2 * MAX_WIDTH  # the state a move is tried on
+ROLLOUT = SPARE + 1  # the state a rollout plays on
 I_TRIED = 2 * MAX_WIDTH  # seat.ints: the actions tried over the game (its cost, for benchmarks)
+MAX_FIRSTS = 16  # first moves of today's plans recorded (a shortlist holds at most 12)
+I_FIRSTS = I_TRIED + 1  # seat.ints: those first moves
+I_FIRST_COUNT = I_FIRSTS + MAX_FIRSTS  # and their number
+I_HORIZON = I_FIRST_COUNT + 1  # the days the last move's completed rollouts looked ahead (for benchmarks)
+I_ROLLOUT_DAYS = I_HORIZON + 1  # the days the last move's rollouts played out, all of them (for benchmarks)
+F_FIRSTS = 2 * MAX_WIDTH  # seat.floats: the value of the best plan that starts with each first move
+NO_VALUE = -1.0e18
+RAN, ENDED, CUT = 0, 1, 2  # how a rollout stopped: its horizon reached, the game over, the budget spent
 
 
 @hot
@@ -52,17 +76,35 @@ def insert(seat, base, kept, width, t, value, first):
     return min(kept + 1, width)
 
 
+@hot
+def record_first(seat, move, value):
+    """Note `value` for a plan starting with `move`: its first move's best value so far."""
+    count = seat.ints[I_FIRST_COUNT]
+    for i in range(count):
+        if seat.ints[I_FIRSTS + i] == move:
+            if value > seat.floats[F_FIRSTS + i]:
+                seat.floats[F_FIRSTS + i] = value
+            return
+    if count < MAX_FIRSTS:
+        seat.ints[I_FIRSTS + count] = move
+        seat.floats[F_FIRSTS + count] = value
+        seat.ints[I_FIRST_COUNT] = count + 1
+
+
 @kernel
-def beam_move(mp, s, p, seat):
-    """Player p's move (kind, a, b)."""
+def plan(mp, s, p, seat, width, record):
+    """Player p's day plan from s, the opponent assumed to wait: the first move of the best plan a beam `width` wide
+    finds (encoded). With `record`, each first move's best plan value is kept in the seat (`record_first`)."""
     params = seat.params
     states = seat.states
-    width = min(int(params[P_WIDTH]), MAX_WIDTH)
     wait = rules.encode_move(rules.WAIT, 0, 0)
     copy_state(s, states[0])
-    states[0].waiting[1 - p] = 1  # the opponent is assumed to wait
+    states[0].waiting[1 - p] = 1
     best = evaluate(mp, states[0], p, params, P_EVALUATION)
     best_first = wait
+    if record:
+        seat.ints[I_FIRST_COUNT] = 0
+        record_first(seat, wait, best)
     seat.ints[0] = wait
     kept = 1
     layer = 0
@@ -87,6 +129,8 @@ def beam_move(mp, s, p, seat):
                 first = seat.ints[layer + e]
                 if depth == 0:
                     first = move
+                if record:
+                    record_first(seat, first, value)
                 if value > best:
                     best = value
                     best_first = first
@@ -95,4 +139,100 @@ def beam_move(mp, s, p, seat):
             break
         kept = count
         layer = nxt
-    return rules.decode_move(best_first)
+    return best_first
+
+
+@kernel
+def rollout(mp, s, p, seat, first, days, width):
+    """Player p plays `first` from s, then both players follow their day plans for `days` day ends: (the value
+    for p of the position reached, the final margin if the game ended; RAN, ENDED or CUT)."""
+    wait = rules.encode_move(rules.WAIT, 0, 0)
+    r = seat.states[ROLLOUT]
+    copy_state(s, r)
+    last_day = s.day + days
+    mine = first
+    while within_budget(1):
+        theirs = wait
+        if not r.waiting[1 - p]:
+            theirs = plan(mp, r, 1 - p, seat, width, False)
+        kind, a, b = rules.decode_move(mine)
+        their_kind, their_a, their_b = rules.decode_move(theirs)
+        day = r.day
+        if p == 0:
+            over = step(mp, r, kind, a, b, their_kind, their_a, their_b)
+        else:
+            over = step(mp, r, their_kind, their_a, their_b, kind, a, b)
+        if over:
+            return float(final_margin(r, p)), ENDED
+        if r.day != day:
+            seat.ints[I_ROLLOUT_DAYS] += 1
+            if r.day >= last_day:
+                return evaluate(mp, r, p, seat.params, P_EVALUATION), RAN
+        mine = wait
+        if not r.waiting[p]:
+            mine = plan(mp, r, p, seat, width, False)
+    return NO_VALUE, CUT
+
+
+@hot
+def sort_firsts(seat):
+    """The recorded first moves, best plan value first (selection sort: at most MAX_FIRSTS of them)."""
+    count = seat.ints[I_FIRST_COUNT]
+    for i in range(count):
+        top = i
+        for j in range(i + 1, count):
+            if seat.floats[F_FIRSTS + j] > seat.floats[F_FIRSTS + top]:
+                top = j
+        if top != i:
+            move = seat.ints[I_FIRSTS + i]
+            seat.ints[I_FIRSTS + i] = seat.ints[I_FIRSTS + top]
+            seat.ints[I_FIRSTS + top] = move
+            value = seat.floats[F_FIRSTS + i]
+            seat.floats[F_FIRSTS + i] = seat.floats[F_FIRSTS + top]
+            seat.floats[F_FIRSTS + top] = value
+
+
+@kernel
+def rolled_out_choice(mp, s, p, seat, chosen):
+    """The candidate first move whose rollout ends best, at the deepest horizon whose pass the budget let finish
+    (`chosen`, the plan's first move, if none did)."""
+    params = seat.params
+    days = int(params[P_ROLLOUT_DAYS])
+    width = min(int(params[P_ROLLOUT_WIDTH]), MAX_WIDTH)
+    sort_firsts(seat)
+    candidates = min(int(params[P_CANDIDATES]), seat.ints[I_FIRST_COUNT])
+    done = 0
+    while done < days and within_budget(days - done):
+        horizon = min(days, max(1, 2 * done))
+        best = NO_VALUE
+        best_move = chosen
+        ended = True
+        for i in range(candidates):
+            value, how = rollout(mp, s, p, seat, seat.ints[I_FIRSTS + i], horizon, width)
+            if how == CUT:
+                return chosen
+            if how != ENDED:
+                ended = False
+            if value > best:
+                best = value
+                best_move = seat.ints[I_FIRSTS + i]
+        chosen = best_move
+        done = horizon
+        seat.ints[I_HORIZON] = horizon
+        if ended:
+            break
+    return chosen
+
+
+@kernel
+def beam_move(mp, s, p, seat):
+    """Player p's move (kind, a, b)."""
+    params = seat.params
+    width = min(int(params[P_WIDTH]), MAX_WIDTH)
+    seat.ints[I_HORIZON] = 0
+    seat.ints[I_ROLLOUT_DAYS] = 0
+    rolls = int(params[P_ROLLOUT_DAYS]) > 0
+    chosen = plan(mp, s, p, seat, width, rolls)
+    if rolls and seat.ints[I_FIRST_COUNT] > 1:
+        chosen = rolled_out_choice(mp, s, p, seat, chosen)
+    return rules.decode_move(chosen)

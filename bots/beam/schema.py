@@ -19,6 +19,12 @@ PARAMS = [
     Param("depth", "int", 1, 12, 6, "actions planned for the rest of the day at most", perturbed=False),
     *shortlist_params(max_moves=11, seed_max_cost=0, complete_max_left=11),
     *evaluation_params(),
+    Param("rollout_days", "int", 0, 24, 0, "days each candidate first move is played out for, both players following "
+          "their day plans (deepened 1, 2, 4 ... while the budget lasts; a timed export: until its deadline); 0: "
+          "no rollouts, the plan's first move", perturbed=False),
+    Param("rollout_candidates", "int", 1, 16, 4, "first moves played out: those of the best day plans",
+          perturbed=False),
+    Param("rollout_width", "int", 1, MAX_WIDTH, 2, "the day plans' beam width in rollouts", perturbed=False),
 ]
 
 SCHEMA = Schema("beam", PARAMS)

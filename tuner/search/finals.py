@@ -29,19 +29,29 @@ short time control's result at a long one). Every finalist and the baseline then
 budget, so a finalist whose gain at the short budget does not hold there scores below the baseline and is not
 chosen; the chosen bot's parameters are the ones it played the finals with. The gauntlet is played at both
 budgets (`gauntlet`, the playing budget's; `gauntlet_search_budget`).
+
+Shared by the study's workers: each finalist's games and each gauntlet are a unit of work (`units`, keyed by what
+decides their result: the parameters, the seeds, the opponents, the versions), that the workers ending the search
+take one by one (`tuner.search.shared_work`), so that N workers play the finals in about 1/N of the time and all
+choose the same bot from the same results.
 """
 from __future__ import annotations
 
+import hashlib
+import json
+from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from typing import Optional
 
 import numpy as np
 from optuna.trial import TrialState
 
 from bots.contract.paramfile import now_iso
-from tuner.measure.gauntlet import Gauntlet, run_gauntlet
-from tuner.measure.runner import GameRunner, evaluate, pair_points
+from tuner.measure.gauntlet import run_gauntlet
+from tuner.measure.runner import Evaluation, GameRunner, evaluate, pair_points
 from tuner.measure.seeds import game_seeds
+from tuner.measure.stats import tally
 from tuner.search.cmaes_sampler import cmaes_mean
 from tuner.search.race import soft_minimum
 from tuner.study.botnames import study_bot
@@ -49,11 +59,28 @@ from tuner.study.bots import trial_params, validation_key
 from tuner.study.file import StudyConfig
 from tuner.study.ranking import ranked_trials
 from tuner.study.records import TrialRecord
+from tuner.versions import versions, versions_key
 
 LATEST_BATCHES = 3
 
 
 BASELINE = "baseline (trial 0)"
+Shared = Callable[[dict], dict]  # {key: play() -> result} -> {key: result}, played here or by other workers
+
+
+def played_here(units: dict) -> dict:
+    """Every unit played by this worker alone."""
+    return {key: play() for key, play in units.items()}
+
+
+def unit_key(kind: str, config: StudyConfig, **inputs) -> str:
+    """A unit of the finals' work, named by everything its result depends on: not the machine's CPU (games play
+    the same on every CPU), so that workers on several machines share it."""
+    code = {name: version for name, version in versions().items() if name != "cpu"}
+    described = {"kind": kind, "league": config.league, "seed": config.seed, "pairs": config.validation_pairs,
+                 "panel": validation_panel(config), "versions": versions_key(code), **inputs}
+    digest = hashlib.sha256(json.dumps(described, sort_keys=True, default=str).encode()).hexdigest()[:20]
+    return f"{kind}:{digest}"
 
 
 @dataclass
@@ -117,19 +144,29 @@ def choice_score(config: StudyConfig, gains: dict, panel: dict) -> float:
     return summary([summary(values) for values in groups if values])
 
 
-def choose(config: StudyConfig, runner: GameRunner, study, space, sampler, bot_of, notify=print) -> Optional[dict]:
-    """Play the finalists on held-out seeds, record and return the chosen bot (None without any finalist)."""
+def choose(config: StudyConfig, runner: GameRunner, study, space, sampler, bot_of, notify=print,
+           shared: Shared = played_here) -> Optional[dict]:
+    """Play the finalists on held-out seeds (`shared` with the study's other workers), record and return the chosen
+    bot (None without any finalist)."""
     candidates = finalists(config, study, space, sampler)
     if not candidates:
         return None
     seeds = game_seeds(config.seed, config.validation_pairs, "validation")
     panel = validation_panel(config)
     opponents = {name: study_bot(config, name) for name in panel}
-    results = []
-    for finalist in candidates:
-        evaluation = evaluate(runner, bot_of(config.at_playing_budget(finalist.params), finalist.label), opponents,
-                              seeds)
-        results.append((finalist, evaluation))
+
+    def finalist_unit(finalist: Finalist) -> tuple[str, Callable[[], dict]]:
+        params = config.at_playing_budget(finalist.params)
+
+        def play() -> dict:
+            margins = evaluate(runner, bot_of(params, finalist.label), opponents, seeds).margins
+            return {"label": finalist.label, "margins": margins.tolist()}
+        return unit_key("finalist", config, params=params), play
+
+    units = dict(finalist_unit(f) for f in candidates)
+    played = shared(units)
+    results = [(f, evaluation_of(played[key]["margins"], list(panel))) for f, key in zip(candidates, units)]
+    for finalist, evaluation in results:
         if finalist.trial is not None:
             study.set_user_attr(validation_key(finalist.trial), _validation_record(config, finalist, evaluation))
     points = {f.label: pair_points(e.margins).mean(axis=1) for f, e in results}  # per opponent
@@ -160,40 +197,45 @@ def choose(config: StudyConfig, runner: GameRunner, study, space, sampler, bot_o
     return chosen
 
 
+def evaluation_of(margins: list, opponents: list) -> Evaluation:
+    """A finalist's evaluation from its recorded margins ((opponents, pairs, 2), the opponents in panel order)."""
+    array = np.asarray(margins, dtype=np.int64).reshape(len(opponents), -1, 2)
+    return Evaluation(tally(array), {name: tally(array[i]) for i, name in enumerate(opponents)}, array)
+
+
+def gauntlets(config: StudyConfig, runner: GameRunner, study, chosen: dict, baseline: dict, bot_of,
+              shared: Shared = played_here) -> tuple[dict, Optional[dict]]:
+    """The chosen bot and the baseline against the validation panel, recorded: at the playing budget
+    (`gauntlet`), and with a playing budget (`[finals]`) at the search's too (`gauntlet_search_budget`: the gain the
+    search saw, beside the one that holds where the bot plays; None without one). Their seeds are held out from the
+    search and from the choice among the finalists too (stream `gauntlet`): on the choice's own seeds the chosen
+    bot's figures would be optimistic, the maximum of several noisy ones. Played `shared` with the study's other
+    workers."""
+    budgets = {"gauntlet": (chosen["params"], config.at_playing_budget(baseline))}
+    if config.finals:
+        budgets["gauntlet_search_budget"] = (chosen["search_params"], baseline)
+
+    def play(params: dict, against: dict) -> dict:
+        seeds = game_seeds(config.seed, config.validation_pairs, "gauntlet")
+        opponents = {name: study_bot(config, name) for name in validation_panel(config)}
+        gauntlet = run_gauntlet(runner, bot_of(params, chosen["label"]), opponents, seeds, bot_of(against, "baseline"),
+                                tuple(config.held_out_opponents))
+        return {**gauntlet.to_json(), "chosen": chosen["label"], "date": now_iso()}
+
+    units = {unit_key("gauntlet", config, params=params, baseline=against): partial(play, params, against)
+             for params, against in budgets.values()}
+    played = shared(units)
+    records = dict(zip(budgets, (played[key] for key in units)))
+    for name, record in records.items():
+        study.set_user_attr(name, record)
+    return records["gauntlet"], records.get("gauntlet_search_budget")
+
+
 def _validation_record(config: StudyConfig, finalist: Finalist, evaluation) -> dict:
     return {"seed": config.seed, "stream": "validation", "pairs": config.validation_pairs,
             "opponents": config.validation_opponents, "held_out_opponents": config.held_out_opponents,
             "trial": finalist.trial, "label": finalist.label,
             **evaluation.to_json(), "date": now_iso()}
-
-
-def final_gauntlet(config: StudyConfig, runner: GameRunner, study, chosen: dict, baseline: dict, bot_of) -> Gauntlet:
-    """The chosen bot and the baseline against the validation panel, at the playing budget; recorded. Its seeds are
-    held out from the search and from the choice among the finalists too (stream `gauntlet`): on the choice's own
-    seeds the chosen bot's figures would be optimistic, the maximum of several noisy ones."""
-    return _recorded_gauntlet(config, runner, study, "gauntlet", chosen["params"],
-                              config.at_playing_budget(baseline), chosen["label"], bot_of)
-
-
-def search_budget_gauntlet(config: StudyConfig, runner: GameRunner, study, chosen: dict, baseline: dict,
-                           bot_of) -> Optional[Gauntlet]:
-    """With a playing budget (`[finals]`), the same gauntlet at the search's budget: the gain the search saw,
-    beside the one that holds where the bot plays; recorded. None without one."""
-    if not config.finals:
-        return None
-    return _recorded_gauntlet(config, runner, study, "gauntlet_search_budget", chosen["search_params"], baseline,
-                              chosen["label"], bot_of)
-
-
-def _recorded_gauntlet(config: StudyConfig, runner: GameRunner, study, key: str, params: dict, baseline: dict,
-                       label: str, bot_of) -> Gauntlet:
-    """`params` and the baseline against the validation panel on the `gauntlet` stream's seeds, recorded as `key`."""
-    seeds = game_seeds(config.seed, config.validation_pairs, "gauntlet")
-    opponents = {name: study_bot(config, name) for name in validation_panel(config)}
-    gauntlet = run_gauntlet(runner, bot_of(params, label), opponents, seeds, bot_of(baseline, "baseline"),
-                            tuple(config.held_out_opponents))
-    study.set_user_attr(key, {**gauntlet.to_json(), "chosen": label, "date": now_iso()})
-    return gauntlet
 
 
 def shown(values: dict) -> str:

@@ -37,11 +37,12 @@ from tuner.measure.probe import probe_program
 from tuner.measure.runner import GameRunner
 from tuner.measure.seeds import game_seeds
 from tuner.search.best_artifacts import upload_new_best, warm_up_replays
-from tuner.search.finals import choose, final_gauntlet, search_budget_gauntlet
+from tuner.search.finals import Shared, choose, gauntlets, played_here
 from tuner.search.generation import BatchPlayer
 from tuner.search.interrupt import Interrupted, StopFlag
 from tuner.search.opponent_pool import OpponentPool
 from tuner.search.samplers import build_sampler, population_size
+from tuner.search.shared_work import share
 from tuner.search.workers import Plan, WorkerLoop, count_trials
 from tuner.storage import Heartbeat, open_artifact_store, open_storage, save_snapshot, study_lock
 from tuner.study.botnames import study_bot
@@ -182,19 +183,18 @@ BotOf = Callable[[dict, str], Bot]  # (a full parameter set, a name) -> the bot 
 
 
 def finish(config: StudyConfig, runner: GameRunner, study, space, sampler, bot_of: BotOf,
-           report: RunReport) -> Optional[dict]:
+           report: RunReport, shared: Shared = played_here) -> Optional[dict]:
     """The chosen bot (held-out games among the finalists) and its gauntlet against the baseline, reported; the
-    chosen bot's held-out results (None when no bot was chosen)."""
+    chosen bot's held-out results (None when no bot was chosen). The games are `shared` with the study's other
+    workers that end the search."""
     finished = count_trials(study)["COMPLETE"]
     recorded = study.user_attrs.get("chosen")
     if recorded is None or recorded.get("finished") != finished or \
             recorded.get("finals_params", {}) != config.finals:
-        chosen = choose(config, runner, study, space, sampler, bot_of, notify=report.message)
+        chosen = choose(config, runner, study, space, sampler, bot_of, notify=report.message, shared=shared)
         if chosen is None:
             return None
-        gauntlet = final_gauntlet(config, runner, study, chosen, space.baseline(), bot_of).to_json()
-        searched = search_budget_gauntlet(config, runner, study, chosen, space.baseline(), bot_of)
-        search_gauntlet = None if searched is None else searched.to_json()
+        gauntlet, search_gauntlet = gauntlets(config, runner, study, chosen, space.baseline(), bot_of, shared)
         study.set_user_attr("chosen", {**chosen, "finished": finished})
     else:
         chosen, gauntlet = recorded, study.user_attrs["gauntlet"]
@@ -262,7 +262,9 @@ def run_tune(config: StudyConfig, report: RunReport, trials: Optional[int] = Non
         if summary.interrupted:
             report.choice_skipped()
         elif config.validation_pairs > 0:
-            summary.validation = finish(config, runner, study, space, sampler, bot_of, report)
+            shared = partial(share, study, lock, interval=config.heartbeat_interval, grace=config.grace_period,
+                             notify=report.message)
+            summary.validation = finish(config, runner, study, space, sampler, bot_of, report, shared)
         else:
             report.parameters(space, trial_params(config, best))
         return summary
