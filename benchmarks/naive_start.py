@@ -4,10 +4,10 @@ tuned defaults, and how much of the gain survives on held-out seeds, against opp
 playing budget.
 
     python benchmarks/naive_start.py [--study studies/quickstart.toml] [--start sunrate|middle] [--games 400]
-                                     [--seed 1] [--trials N] [--out DIR]
+                                     [--seed 1] [--trials N] [--sigma 0.15] [--out DIR]
 
 The study file (by default the quickstart) runs as written but for its `baseline`: a parameter file of naive
-weights, where the search starts and against which every gain is measured. `--start sunrate` gives `beam`'s
+weights, where the search starts and against which every gain is measured (and CMA-ES's `sigma`, `--sigma`). `--start sunrate` gives `beam`'s
 evaluation the `sunrate` bot's values for the same terms (sun_per_point, sun_per_point_left, w_cost, horizon,
 grow_days, prog1-3, seed_base, seed_w_rich, seed_w_line as ev_point ... ev_place_line: how beam's defaults were
 first found); `--start middle` puts every parameter the study searches at the middle of its range. The rest of
@@ -69,13 +69,15 @@ def naive_params(bot: str, start: str, space: SearchSpace) -> dict:
     return schema.validate(values)
 
 
-def study_with_baseline(study: Path, folder: Path, baseline: Path, trials: int | None) -> Path:
-    """A copy of the study file in `folder`, its storage there, started from `baseline`."""
+def study_with_baseline(study: Path, folder: Path, baseline: Path, overrides: dict[str, float | None]) -> Path:
+    """A copy of the study file in `folder`, its storage there, started from `baseline`, with the top-level
+    fields in `overrides` that are not None replaced."""
     text = study.read_text(encoding="utf-8")
     head = f'baseline = "{baseline}"\n'
-    if trials is not None:
-        head += f"trials = {trials}\n"
-        text = "\n".join(line for line in text.splitlines() if not line.startswith("trials ")) + "\n"
+    for field, value in overrides.items():
+        if value is not None:
+            head += f"{field} = {value}\n"
+            text = "\n".join(line for line in text.splitlines() if not line.startswith(f"{field} ")) + "\n"
     path = folder / study.name
     path.write_text(head + text, encoding="utf-8")
     return path
@@ -88,6 +90,9 @@ def main() -> int:
     parser.add_argument("--games", type=int, default=400, help="games per opponent, bot and budget (even)")
     parser.add_argument("--seed", type=int, default=1, help="the held-out seeds (`match` stream)")
     parser.add_argument("--trials", type=int, help="the study's trials (default: the study file's)")
+    parser.add_argument("--sigma", type=float, default=0.15,
+                        help="CMA-ES's first steps, a fraction of each range: a naive start is far from good "
+                             "weights (default 0.15; beam's defaults were found so)")
     parser.add_argument("--jobs", default="all")
     parser.add_argument("--out", type=Path, help="keep the study here (default: a temporary folder)")
     args = parser.parse_args()
@@ -99,8 +104,9 @@ def main() -> int:
         naive = naive_params(config.bot, args.start, space)
         baseline = folder / "naive.json"
         write_param_file(baseline, ParamFile(config.bot, config.league, naive, {"start": args.start}))
-        path = study_with_baseline(args.study, folder, baseline, args.trials)
-        print(f"tuning {config.bot} from the naive start ({args.start}): tuner tune {path}", flush=True)
+        path = study_with_baseline(args.study, folder, baseline, {"trials": args.trials, "sigma": args.sigma})
+        print(f"tuning {config.bot} from the naive start ({args.start}, sigma {args.sigma}): tuner tune {path}",
+              flush=True)
         subprocess.run([sys.executable, "-m", "tuner.cli", "tune", str(path), "--jobs", args.jobs,
                         "--no-progress"], check=True, cwd=ROOT)
         config = read_study_file(path)

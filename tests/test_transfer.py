@@ -145,3 +145,36 @@ def test_a_large_held_out_gain_does_not_outvote_a_loss_against_the_pool_under_mi
     else:
         assert choice_score(config, fooled_the_held_out, panel) == pytest.approx((0.5 * (-0.03 + 0.02) +
                                                                                   0.5 * (0.30 + 0.25)) / 2)
+
+
+def naive_start_benchmark():
+    spec = importlib.util.spec_from_file_location("naive_start_benchmark", ROOT / "benchmarks" / "naive_start.py")
+    naive_start = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(naive_start)
+    return naive_start
+
+
+def test_the_naive_start_study_is_the_beam_study_from_sunrate_s_weights(tmp_path):
+    """`benchmarks/naive_start.py --study studies/beam.toml --start sunrate`: the study it runs is the shipped one
+    but for its baseline (beam's evaluation with sunrate's values for the same terms, the rest beam's defaults)
+    and CMA-ES's first steps."""
+    from bots.contract.paramfile import ParamFile, write_param_file
+    from bots.registry import schema_for
+    from tuner.study.space import SearchSpace
+
+    naive_start = naive_start_benchmark()
+    shipped = read_study_file(ROOT / "studies" / "beam.toml")
+    naive = naive_start.naive_params("beam", "sunrate", SearchSpace.for_config(shipped))
+    sunrate, beam = schema_for("sunrate").defaults(), schema_for("beam").defaults()
+    assert naive["ev_point"] == sunrate["sun_per_point"] != beam["ev_point"]
+    assert naive["ev_place_line"] == sunrate["seed_w_line"] != beam["ev_place_line"]
+    assert {k: v for k, v in naive.items() if not k.startswith("ev_")} == \
+        {k: v for k, v in beam.items() if not k.startswith("ev_")}
+    baseline = tmp_path / "naive.json"
+    write_param_file(baseline, ParamFile("beam", 3, naive, {"start": "sunrate"}))
+    path = naive_start.study_with_baseline(ROOT / "studies" / "beam.toml", tmp_path, baseline,
+                                           {"trials": 32, "sigma": 0.15})
+    study = read_study_file(path)
+    assert study.sigma == 0.15 and study.trials == 32 and SearchSpace.for_config(study).baseline() == naive
+    assert (study.opponents, study.held_out_opponents, study.search) == \
+        (shipped.opponents, shipped.held_out_opponents, shipped.search)
