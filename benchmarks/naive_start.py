@@ -7,17 +7,16 @@ playing budget.
                                      [--seed 1] [--trials N] [--sigma 0.15] [--out DIR]
 
 The study file (by default the quickstart) runs as written but for its `baseline`: a parameter file of naive
-weights, where the search starts and against which every gain is measured (and CMA-ES's `sigma`, `--sigma`). `--start sunrate` gives `beam`'s
-evaluation the `sunrate` bot's values for the same terms (sun_per_point, sun_per_point_left, w_cost, horizon,
-grow_days, prog1-3, seed_base, seed_w_rich, seed_w_line as ev_point ... ev_place_line: how beam's defaults were
-first found); `--start middle` puts every parameter the study searches at the middle of its range. The rest of
-the bot is its defaults. Then the chosen bot, the naive start and the bot's own defaults play the same held-out
-seeds (the `match` stream, never a study's; each seed twice, sides swapped) against the study's validation panel,
-the pool's styles and the held-out ones apart, at the search's budget and at the playing budget (`[finals]`).
-Prints, per opponent and budget, each bot's win rate, the tuned bot's gain over the naive start with its 95%
-interval (paired on the seeds), and the share of the defaults' own gain over the naive start that tuning
-recovered. Minutes of CPU: the study's own time, then 3 x 2 x games per opponent.
-"""
+weights, where the search starts and against which every gain is measured (and CMA-ES's `sigma`, `--sigma`).
+`--start sunrate` gives `beam`'s evaluation the `sunrate` bot's values for the same terms (sun_per_point,
+sun_per_point_left, w_cost, horizon, grow_days, prog1-3, seed_base, seed_w_rich, seed_w_line as ev_point ...
+ev_place_line: how beam's defaults were first found); `--start middle` puts every parameter the study searches at
+the middle of its range. The rest of the bot is its defaults. Then the chosen bot, the naive start and the bot's
+own defaults play the same held-out seeds (the `match` stream, never a study's; each seed twice, sides swapped)
+against the study's validation panel, the pool's styles and the held-out ones apart, at the search's budget and at
+the playing budget (`[finals]`). Prints, per opponent and budget, each bot's win rate, the tuned bot's gain over
+the naive start with its 95% interval (paired on the seeds), and the share of the defaults' own gain over the naive
+start that tuning recovered. Minutes of CPU: the study's own time, then 3 x 2 x games per opponent."""
 from __future__ import annotations
 
 import argparse
