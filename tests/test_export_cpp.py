@@ -345,8 +345,8 @@ def test_a_timed_beam_plays_out_further_with_more_time(tmp_path):
     """With a time limit the beam's rollouts deepen until the move's deadline: at ten times the time, on the same
     seed, its moves look further ahead on average and play out more days; the horizon of a pass the deadline cut
     short is not reported (the pass is dropped), so the horizons are those of the schedule 1, 2, 4, 8, 16, 24. Its
-    rollouts at their widest (16 candidates, plans 16 wide): at the defaults (4 candidates, 2 wide) 2 ms a move already plays
-    most of them out to the game's end."""
+    rollouts at their widest (16 candidates, plans 16 wide): at the defaults (4 candidates, 2 wide) 2 ms a move
+    already plays most of them out to the game's end."""
     reach = {}
     for ms in (2, 20):
         source = tmp_path / f"beam_{ms}.cpp"
