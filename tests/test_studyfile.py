@@ -210,3 +210,19 @@ def test_the_docs_document_every_field():
     documented = re.findall(r"^\| `([a-z_]+)` \|", table, flags=re.M)
     assert documented == [f.name for f in FIELDS]
     assert table == fields_markdown(), "docs/study-files.md: paste tuner.study.file.fields_markdown()'s table"
+
+
+def test_a_kept_parameter_file_is_a_trial_of_its_shipped_study():
+    """Each parameter file in bots/tuned/ names the shipped study it was chosen from, is a valid file of that
+    study's bot and league, and holds the values the study fixes in [search] (the budget it was tuned at)."""
+    from bots.contract.paramfile import read_param_file
+
+    kept = sorted((ROOT / "bots" / "tuned").glob("*.json"))
+    assert {p.name for p in kept} >= {"beam-rollouts.json"}
+    for path in kept:
+        tuned = read_param_file(path)
+        study = read_study_file(ROOT / tuned.source["study"])
+        assert (tuned.bot, tuned.league) == (study.bot, study.league), path
+        assert isinstance(tuned.source["trial"], int) and tuned.source["trial"] < study.trials, path
+        fixed = {name: override.value for name, override in study.search.items() if override.fixed}
+        assert fixed and {name: tuned.params[name] for name in fixed} == fixed, path
