@@ -134,7 +134,7 @@ def report(config, chosen: dict, naive: dict, defaults: dict, args) -> None:
                                tuple(config.held_out_opponents))
         for t, d in zip(tuned.rows, shipped.rows):
             gain, low, high = t.difference.mean, *t.difference.ci
-            recovered = gain / d.difference.mean if d.difference.mean > 0 else float("nan")
+            recovered = gain / d.difference.mean if d.difference.mean > 0 else None  # the defaults gained nothing
             rows.append((label, t.opponent, t.group, t.baseline.win_rate, t.bot.win_rate, d.bot.win_rate, gain, low,
                          high, recovered))
     print(f"\n{config.bot} tuned from the {args.start} start ({chosen['label']}), {args.games} games per opponent, bot "
@@ -144,7 +144,7 @@ def report(config, chosen: dict, naive: dict, defaults: dict, args) -> None:
     print("|---|---|---|---|---|---|---|---|")
     for label, opponent, group, n, t, d, gain, low, high, recovered in rows:
         print(f"| {label} | {opponent} | {group} | {n:.1%} | {t:.1%} | {d:.1%} | {gain:+.1%} ({low:+.1%} to "
-              f"{high:+.1%}) | {recovered:.0%} |")
+              f"{high:+.1%}) | {'-' if recovered is None else f'{recovered:.0%}'} |")
     print(json.dumps({"study": str(config.path), "chosen": chosen["label"], "start": args.start, "rows": rows}))
 
 
