@@ -196,7 +196,7 @@ def test_fixing_every_parameter_is_refused(tmp_path):
 
 def test_the_shipped_study_files_are_valid():
     files = sorted((ROOT / "studies").glob("*.toml"))
-    assert {f.stem for f in files} >= {"quickstart", "heuristic", "beam", "wood2", "wood1", "bronze"}
+    assert {f.stem for f in files} >= {"quickstart", "heuristic", "beam", "beam-rollouts", "wood2", "wood1", "bronze"}
     for path in files:
         config = read_study_file(path)
         assert config.storage_is_journal_file and Path(config.storage).parent == path.parent.resolve()

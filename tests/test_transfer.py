@@ -110,11 +110,17 @@ def test_a_gauntlet_with_held_out_opponents_gives_each_group_s_gain_and_their_ra
             data["groups"]["held out"]["difference"] / data["groups"]["in the pool"]["difference"], abs=1e-3)
 
 
+def benchmark(name: str):
+    """The module of `benchmarks/NAME.py` (a script, not a package)."""
+    spec = importlib.util.spec_from_file_location(f"{name}_benchmark", ROOT / "benchmarks" / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 def leave_one_out_study(tmp_path, held: str):
     """The study `benchmarks/transfer.py` writes for the heuristic study's panel without `held`."""
-    spec = importlib.util.spec_from_file_location("transfer_benchmark", ROOT / "benchmarks" / "transfer.py")
-    transfer = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(transfer)
+    transfer = benchmark("transfer")
     pool = [style for style in transfer.STYLES if transfer.point(style) != held]
     text = transfer.study_text("loo", "heuristic", pool, "min-gain", 10, 8, 7, 0.05, {}, transfer.UNSEEN)
     path = tmp_path / "loo.toml"
@@ -147,13 +153,6 @@ def test_a_large_held_out_gain_does_not_outvote_a_loss_against_the_pool_under_mi
                                                                                   0.5 * (0.30 + 0.25)) / 2)
 
 
-def naive_start_benchmark():
-    spec = importlib.util.spec_from_file_location("naive_start_benchmark", ROOT / "benchmarks" / "naive_start.py")
-    naive_start = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(naive_start)
-    return naive_start
-
-
 def test_the_naive_start_study_is_the_beam_study_from_sunrate_s_weights(tmp_path):
     """`benchmarks/naive_start.py --study studies/beam.toml --start sunrate`: the study it runs is the shipped one
     but for its baseline (beam's evaluation with sunrate's values for the same terms, the rest beam's defaults)
@@ -162,7 +161,7 @@ def test_the_naive_start_study_is_the_beam_study_from_sunrate_s_weights(tmp_path
     from bots.registry import schema_for
     from tuner.study.space import SearchSpace
 
-    naive_start = naive_start_benchmark()
+    naive_start = benchmark("naive_start")
     shipped = read_study_file(ROOT / "studies" / "beam.toml")
     naive = naive_start.naive_params("beam", "sunrate", SearchSpace.for_config(shipped))
     sunrate, beam = schema_for("sunrate").defaults(), schema_for("beam").defaults()
