@@ -14,23 +14,43 @@ than the grace period would take it for dead.
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 
 from tuner.optuna_internals import trial_id
 
 
-class Heartbeats:
+class Periodic:
+    """A context that, once `start`ed, calls `beat()` every `interval` seconds from a daemon thread until it is
+    left (the first call one interval after `start`)."""
+
+    def __init__(self, beat: Callable[[], None], interval: float, name: str):
+        self.beat, self.interval = beat, interval
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name=name, daemon=True)
+
+    def _run(self) -> None:
+        while not self._stop.wait(self.interval):
+            self.beat()
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def __enter__(self) -> Periodic:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self._stop.set()
+        if self._thread.is_alive():
+            self._thread.join(timeout=30)
+
+
+class Heartbeats(Periodic):
     """A context for a batch in play: `start(trials)` begins the beats, leaving the context stops them."""
 
     def __init__(self, storage, interval: float):
+        super().__init__(self._beat_once, interval, "tuner-heartbeat")
         self.storage = storage
         self.ids: list = []
-        self.interval = interval
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._beat, name="tuner-heartbeat", daemon=True)
-
-    def _beat(self) -> None:
-        while not self._stop.wait(self.interval):
-            self._beat_once()
 
     def start(self, trials: list) -> None:
         """Beat for `trials` from now on: the first time here, before this returns (the worker releases the study
@@ -39,16 +59,8 @@ class Heartbeats:
         self.ids = [trial_id(t) for t in trials]
         if hasattr(self.storage, "record_heartbeat") and self.storage.get_heartbeat_interval() is not None:
             self._beat_once()
-            self._thread.start()
+            super().start()
 
     def _beat_once(self) -> None:
         for trial in self.ids:
             self.storage.record_heartbeat(trial)
-
-    def __enter__(self) -> Heartbeats:
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self._stop.set()
-        if self._thread.is_alive():
-            self._thread.join(timeout=30)

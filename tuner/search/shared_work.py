@@ -13,35 +13,21 @@ its seeds, its opponents), so a unit played twice (a claim lost on a storage wit
 """
 from __future__ import annotations
 
-import threading
 import time
 import uuid
 from collections.abc import Callable
 from contextlib import nullcontext
+from functools import partial
+
+from tuner.search.heartbeat import Periodic
 
 POLL_SECONDS = 1.0
 CLAIM, DONE = "share:claim:", "share:done:"
 
 
-class Beat:
-    """While in its context, rewrites `key`'s claim for `worker` every `interval` seconds from a thread."""
-
-    def __init__(self, study, key: str, worker: str, interval: float):
-        self.study, self.key, self.worker, self.interval = study, key, worker, interval
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._beat, name="tuner-claim-beat", daemon=True)
-
-    def _beat(self) -> None:
-        while not self._stop.wait(self.interval):
-            self.study.set_user_attr(CLAIM + self.key, {"worker": self.worker, "beat": time.time()})
-
-    def __enter__(self) -> Beat:
-        self._thread.start()
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self._stop.set()
-        self._thread.join(timeout=30)
+def claim(study, key: str, worker: str) -> None:
+    """Write (or renew) `worker`'s claim on `key`, beaten now."""
+    study.set_user_attr(CLAIM + key, {"worker": worker, "beat": time.time()})
 
 
 def share(study, lock, units: dict[str, Callable[[], dict]], interval: float, grace: float,
@@ -61,13 +47,14 @@ def share(study, lock, units: dict[str, Callable[[], dict]], interval: float, gr
                     (CLAIM + key not in attrs or now - attrs[CLAIM + key]["beat"] > grace)]
             if free:
                 key = free[0]
-                study.set_user_attr(CLAIM + key, {"worker": worker, "beat": now})
+                claim(study, key, worker)
         if not free:
             if not waiting_said:
                 notify(f"waiting for {len(units) - len(done)} of {len(units)} units played by other workers")
                 waiting_said = True
             time.sleep(POLL_SECONDS)
             continue
-        with Beat(study, key, worker, interval):
+        with Periodic(partial(claim, study, key, worker), interval, "tuner-claim-beat") as beats:
+            beats.start()
             result = units[key]()
         study.set_user_attr(DONE + key, {"worker": worker, "result": result})
