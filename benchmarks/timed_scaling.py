@@ -30,6 +30,7 @@ from typing import Optional
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from benchmarks.export_turn_time import COMPILE  # noqa: E402  (CodinGame's build: no -O flag)
 from bots.contract.names import parse_bot  # noqa: E402
 from bots.contract.paramfile import ParamFile, write_param_file  # noqa: E402
 from bots.registry import schema_for  # noqa: E402
@@ -39,7 +40,6 @@ from tuner.measure.matches import run_match  # noqa: E402
 from tuner.versions import versions  # noqa: E402
 
 LEAGUE = 3
-COMPILE = ["g++", "-std=c++17", "-Wall", "-Wextra", "-Werror"]  # as CodinGame: no -O flag
 BUDGET = {"mcts": "iterations", "beam": "rollout_days", "search": "budget"}  # the parameter a fixed budget sets
 CODINGAME = TimeLimits(1000, 100)
 
