@@ -37,6 +37,7 @@ from bots.running.player import player_for  # noqa: E402
 from engine.players import ProgramPlayer, TimeLimits  # noqa: E402
 from engine.referee import play_game  # noqa: E402
 from export.cpp.bot_file import policy_cpp  # noqa: E402
+from export.cpp.build import WARNINGS, codingame_build  # noqa: E402
 from export.exportable import exportable_for  # noqa: E402
 from export.standalone import export_bot  # noqa: E402
 
@@ -60,7 +61,11 @@ class TimedProgram(ProgramPlayer):
 
 
 CODINGAME_FIRST_MS, CODINGAME_TURN_MS = 1000.0, 100.0  # the limits an answer is counted over (none is enforced here)
-COMPILE = ["g++", "-std=c++17", "-Wall", "-Wextra", "-Werror"]  # as CodinGame: no -O flag
+BUILD = codingame_build("BOT.cpp", "BOT", *WARNINGS, "-Werror")  # CodinGame's build line, warnings as errors
+
+
+def build_export(source: Path, binary: Path) -> None:
+    subprocess.run(codingame_build(str(source), str(binary), *WARNINGS, "-Werror"), check=True)
 
 
 def exported_command(bot: str, lang: str, time_ms: Optional[int], folder: Path) -> tuple[str, Optional[float]]:
@@ -75,7 +80,7 @@ def exported_command(bot: str, lang: str, time_ms: Optional[int], folder: Path) 
     path = folder / f"{stem}.cpp"
     export_bot(name, LEAGUE, path, [f"benchmark export of {bot}"], lang, time_ms if searches else None)
     start = time.perf_counter()
-    subprocess.run([*COMPILE, "-o", str(folder / stem), str(path)], check=True)
+    build_export(path, folder / stem)
     return str(folder / stem), time.perf_counter() - start
 
 
@@ -140,7 +145,7 @@ def main() -> int:
               f"Bronze+")
     else:
         version = subprocess.run(["g++", "--version"], capture_output=True, text=True).stdout.splitlines()[0]
-        print(f"{version}, {' '.join(COMPILE)}; search bots: "
+        print(f"{version}, {' '.join(BUILD)}; search bots: "
               f"{f'{args.time_ms} ms a move' if args.time_ms else 'their fixed budget'}; {args.games} games per bot "
               f"against in-engine {args.opponent}, Bronze+")
     print(f"{'bot':<10} {'turns':>6} {'median ms':>10} {'p99 ms':>8} {'max ms':>8} {'first turn ms':>14} "

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import subprocess
 import sys
 import tempfile
 import time
@@ -30,7 +29,7 @@ from typing import Optional
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.export_turn_time import COMPILE  # noqa: E402  (CodinGame's build: no -O flag)
+from benchmarks.export_turn_time import BUILD, build_export  # noqa: E402  (CodinGame's build: no -O flag)
 from bots.contract.names import parse_bot  # noqa: E402
 from bots.contract.paramfile import ParamFile, write_param_file  # noqa: E402
 from bots.registry import schema_for  # noqa: E402
@@ -52,7 +51,7 @@ def compiled(bot: str, folder: Path, stem: str, params: dict, time_ms: Optional[
     source = folder / f"{stem}.cpp"
     export_bot(parse_bot(f"{bot}:{param_path}", LEAGUE), LEAGUE, source, [f"benchmark export of {bot} ({stem})"],
                "cpp", time_ms)
-    subprocess.run([*COMPILE, "-o", str(folder / stem), str(source)], check=True)
+    build_export(source, folder / stem)
     return f"cmd:{folder / stem}"
 
 
@@ -95,7 +94,7 @@ def main(argv=None) -> int:
             rows.append(row(f"{args.bot} at {ms} ms", timed, other, args.games, args.seed))
     if args.json:
         args.json.write_text(json.dumps({"bot": args.bot, "time_ms": args.time_ms, "games": args.games,
-                                         "seed": args.seed, "league": LEAGUE, "compile": COMPILE,
+                                         "seed": args.seed, "league": LEAGUE, "compile": BUILD,
                                          "versions": versions(), "rows": rows}, indent=1))
     return 0
 

@@ -31,6 +31,7 @@ from engine.protocol import format_move
 from engine.referee import play_game
 from export.cpp import runtime
 from export.cpp.bot_file import policy_cpp
+from export.cpp.build import WARNINGS, codingame_build
 from export.cpp.emit import cpp_program
 from export.standalone import CODINGAME_LIMIT, export_bot
 from export.transpile import TranspileError
@@ -39,7 +40,6 @@ from tests.test_style_bots import away_from_defaults, params_file
 from tuner.measure.matches import run_match
 
 REQUIRE_GXX_ENV = "TUNER_REQUIRE_GXX"  # "1" (.ci/run): no g++ is a failure, not a skip
-FLAGS = ["-std=c++17", "-Wall", "-Wextra"]  # as CodinGame builds C++: no -O flag (the file carries its pragmas)
 CPP_BOTS = [name for name in REGISTERED if plugin(name).exports_in("cpp")]
 SEARCHING = [name for name in CPP_BOTS if policy_cpp(plugin(name).policy).searches]
 TIMED_MS = 2  # the timed search's budget a move in the tests: short games, the limits checked are CodinGame's
@@ -58,8 +58,8 @@ def gxx() -> str:
 
 
 def compile_cpp(source: Path, binary: Path, extra: tuple = ()) -> subprocess.CompletedProcess:
-    return subprocess.run([gxx(), *FLAGS, *extra, "-o", str(binary), str(source)], capture_output=True, text=True,
-                          timeout=300)
+    return subprocess.run(codingame_build(str(source), str(binary), *WARNINGS, *extra, compiler=gxx()),
+                          capture_output=True, text=True, timeout=300)
 
 
 @dataclass

@@ -5,6 +5,7 @@ from pathlib import Path
 from typing import Optional
 
 from engine.leagues import league as league_info
+from export.cpp.build import codingame_build
 from export.languages import FIRST_TURN_FACTOR
 from tuner.measure.gauntlet import Gauntlet
 from tuner.storage import describe_storage
@@ -53,7 +54,7 @@ def export_header(league: int, origin: list, how: str = "`tuner export`", lang: 
                          f"the first turn), instead of its fixed budget.")
         return lines + ["Paste this whole file into the CodinGame IDE (language: C++). C++17, standard library only.",
                         "Build it as CodinGame does (no -O flag: the file carries its optimisation): "
-                        "g++ -std=c++17 -o bot bot.cpp"]
+                        " ".join(codingame_build("bot.cpp", "bot"))]
     return lines + ["Paste this whole file into the CodinGame IDE (language: Python 3). Standard library only."]
 
 
