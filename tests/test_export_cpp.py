@@ -94,8 +94,9 @@ def built_once(tmp_path_factory, name: str, build) -> dict:
 
 # Resources above their defaults in the game-for-game tests: at 12 iterations a move, mcts picks among tried moves by
 # their statistics, searches the opponent's replies and goes deeper (its default, 2, mostly tries its own moves once).
-# beam plays its best first moves out for 2 days (its default, 0, plays its day plan's first move).
-FIXED_BUDGETS = {"mcts": {"iterations": 12}, "beam": {"rollout_days": 2}}
+# beam plays its best first moves out for 2 days against 3 replies (its default, 0 days, plays its day plan's first
+# move).
+FIXED_BUDGETS = {"mcts": {"iterations": 12}, "beam": {"rollout_days": 2, "rollout_replies": 3}}
 
 
 def style_away_from_defaults(bot: str) -> dict:

@@ -4,7 +4,19 @@ play, the tree kept from one move to the next, and their names, parameters and e
 import numpy as np
 import pytest
 
-from bots.beam.policy import I_FIRSTS, I_HORIZON, I_ROLLOUT_DAYS, P_ROLLOUT_WIDTH, rollout
+from bots.beam.policy import (
+    F_FIRSTS,
+    I_FIRST_COUNT,
+    I_FIRSTS,
+    I_HORIZON,
+    I_REPLIES,
+    I_REPLY_COUNT,
+    I_ROLLOUT_DAYS,
+    P_ROLLOUT_WIDTH,
+    P_WIDTH,
+    plan,
+    rollout,
+)
 from bots.contract.names import BotSpecError, parse_bot
 from bots.contract.seat import new_seat_array
 from bots.mcts.tree import (
@@ -180,6 +192,7 @@ def test_mcts_compacts_the_subtree_it_keeps_when_its_tree_fills():
     ("beam", "rollout_days=2,rollout_candidates=2"),
     ("beam", "rollout_days=2,rollout_width=1"),
     ("beam:rollout_days=2", "rollout_days=8"),
+    ("beam:rollout_days=2", "rollout_days=2,rollout_replies=3"),
 ])
 def test_the_parameters_reach_the_play(bot, changed):
     seeds = list(range(41, 47))
@@ -232,17 +245,23 @@ def test_the_evaluation_is_zero_sum_and_exact_on_the_last_day():
     assert len(set(values)) > 20
 
 
-def test_the_beams_rollouts_deepen_1_2_4_up_to_their_days_and_play_their_best():
-    """At a fixed budget (the engine's) the beam plays its candidates out at each horizon of the schedule up to
-    `rollout_days` (1, 2, 4, then 6: 3 candidates x 13 days), and its move is one of the candidates: the one whose
-    6-day rollout ends best, which the same rollouts, replayed, confirm."""
+def a_few_days_in():
+    """A game of seed 9 a few turns in, seeds and grows to choose from: (map, state) arrays of one."""
     mp, s = new_map_array(), new_state_array()
     generate_map(seed_state(9), 3, mp[0])
     rules.new_game(mp[0], s[0])
     rules.start_day(mp[0], s[0])
-    for _ in range(4):  # a few days in: seeds and grows to choose from
+    for _ in range(4):
         moves = [bot_move(seats_of("heuristic", "sunrate"), mp, s, p) for p in range(2)]
         step(mp[0], s[0], *moves[0], *moves[1])
+    return mp, s
+
+
+def test_the_beams_rollouts_deepen_1_2_4_up_to_their_days_and_play_their_best():
+    """At a fixed budget (the engine's) the beam plays its candidates out at each horizon of the schedule up to
+    `rollout_days` (1, 2, 4, then 6: 3 candidates x 13 days), and its move is one of the candidates: the one whose
+    6-day rollout ends best, which the same rollouts, replayed, confirm."""
+    mp, s = a_few_days_in()
     seats = seats_of("beam:rollout_days=6,rollout_candidates=3")
     seat = seats[0]
     kind, a, b = bot_move(seats, mp, s, 0)
@@ -250,8 +269,41 @@ def test_the_beams_rollouts_deepen_1_2_4_up_to_their_days_and_play_their_best():
     assert ints[I_HORIZON] == 6 and ints[I_ROLLOUT_DAYS] == 3 * (1 + 2 + 4 + 6)
     candidates = [int(m) for m in ints[I_FIRSTS:I_FIRSTS + 3]]
     assert len(set(candidates)) == 3 and rules.encode_move(kind, a, b) in candidates
-    values = [rollout(mp[0], s[0], 0, seat, m, 6, int(seat["params"][P_ROLLOUT_WIDTH]))[0] for m in candidates]
+    values = [rollout(mp[0], s[0], 0, seat, m, -1, 6, int(seat["params"][P_ROLLOUT_WIDTH]))[0] for m in candidates]
     assert candidates[values.index(max(values))] == rules.encode_move(kind, a, b)
+
+
+def test_the_beams_rollouts_begin_with_the_opponents_best_replies_and_value_a_candidate_by_their_mean():
+    """With `rollout_replies` R, each candidate is played out R times, the opponent's first move in each being one
+    of the first moves of its R best day plans, and the candidate played is the
+    one whose rollouts end best on average (3 candidates x 3 replies x (1 + 2) days), at every decision of a game;
+    at some of them, a single reply would have chosen another."""
+    mp, s = new_map_array(), new_state_array()
+    generate_map(seed_state(9), 3, mp[0])
+    rules.new_game(mp[0], s[0])
+    rules.start_day(mp[0], s[0])
+    seats = seats_of("beam:rollout_days=2,rollout_candidates=3,rollout_replies=3", "sunrate")
+    seat, checked, changed = seats[0], 0, 0
+    ints, params = seat["ints"], seat["params"]
+    width = int(params[P_ROLLOUT_WIDTH])
+    while True:
+        moves = [bot_move(seats, mp, s, p) for p in range(2)]
+        if not s[0]["waiting"][0] and not s[0]["waiting"][1] and ints[I_HORIZON] == 2 and ints[I_REPLY_COUNT] == 3:
+            assert ints[I_ROLLOUT_DAYS] <= 3 * 3 * (1 + 2)
+            candidates = [int(m) for m in ints[I_FIRSTS:I_FIRSTS + 3]]
+            replies = [int(m) for m in ints[I_REPLIES:I_REPLIES + 3]]
+            plan(mp[0], s[0], 1, seat, int(params[P_WIDTH]), True)  # the opponent's plans, by first move
+            count = ints[I_FIRST_COUNT]
+            best = dict(zip(ints[I_FIRSTS:I_FIRSTS + count].tolist(), seat["floats"][F_FIRSTS:F_FIRSTS + count]))
+            assert len(set(replies)) == 3 and [best[r] for r in replies] == sorted(best.values(), reverse=True)[:3]
+            values = [[rollout(mp[0], s[0], 0, seat, m, r, 2, width)[0] for r in replies] for m in candidates]
+            means = [np.mean(v) for v in values]
+            assert candidates[int(np.argmax(means))] == rules.encode_move(*moves[0])
+            changed += any(int(np.argmax([v[j] for v in values])) != int(np.argmax(means)) for j in range(3))
+            checked += 1
+        if step(mp[0], s[0], *moves[0], *moves[1]):
+            break
+    assert checked > 20 and changed > 0
 
 
 def bot_move(seats, mp, s, p):

@@ -214,7 +214,8 @@ def test_the_docs_document_every_field():
 
 def test_a_kept_parameter_file_is_a_trial_of_its_shipped_study():
     """Each parameter file in bots/tuned/ names the shipped study it was chosen from, is a valid file of that
-    study's bot and league, and holds the values the study fixes in [search] (the budget it was tuned at)."""
+    study's bot and league, and holds the values the study fixes in [search], or plays in its [finals] (the budget
+    its chosen trial was chosen at)."""
     from bots.contract.paramfile import read_param_file
 
     kept = sorted((ROOT / "bots" / "tuned").glob("*.json"))
@@ -225,4 +226,5 @@ def test_a_kept_parameter_file_is_a_trial_of_its_shipped_study():
         assert (tuned.bot, tuned.league) == (study.bot, study.league), path
         assert isinstance(tuned.source["trial"], int) and tuned.source["trial"] < study.trials, path
         fixed = {name: override.value for name, override in study.search.items() if override.fixed}
+        fixed |= study.finals
         assert fixed and {name: tuned.params[name] for name in fixed} == fixed, path

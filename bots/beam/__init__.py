@@ -1,7 +1,8 @@
 """`beam[:W]`: a day planner. At each decision, a beam search (W plans wide) over its own actions for the rest of
 the day, the opponent assumed to wait, each position valued by its points, sun, the harvest its trees will bring
 under the coming days' shadows and what its trees may become (`policy`); with `rollout_days` > 0, its best first
-moves played out for days by both players' day plans, the best rollout's played.
+moves played out for days by both players' day plans (against the opponent's `rollout_replies` best first moves),
+the best rollout's played.
 
 Exported in C++ only (`tuner export --bot beam --lang cpp [--time-ms T]`): a beam of game states per move in plain
 Python would strain CodinGame's 100 ms a turn. Its work per move is fixed by its width, depth and rollout days; with

@@ -9,22 +9,24 @@ Rollouts (`rollout_days` > 0): the day's plan values what the evaluation sees at
 opponent does and the days after are the evaluation's guess. So the `rollout_candidates` first moves whose plans
 value best are each played out: the bot plays it, and from there both players follow their own day plans (a beam
 `rollout_width` wide, each assuming the other waits) turn by turn, for a horizon of days; the candidate whose
-rollout ends in the best position (valued by the evaluation; the final margin if the game ended) is played. The
-horizon deepens, 1, 2, 4, 8 ... `rollout_days` days, while the budget lasts (`within_budget`): in the engine and a
-fixed-budget export, up to `rollout_days` (a fixed amount of work); in a C++ export with a time limit, until the
-move's deadline, a pass the deadline cuts short being dropped. With `rollout_days` = 0 (the default) the bot plays
-its plan's first move: `beam:W` is the fixed-work day planner the studies know.
+rollout ends in the best position (valued by the evaluation; the final margin if the game ended) is played. With
+`rollout_replies` R > 1, each candidate is played out R times, the opponent's first move in each being one of the
+first moves of its own R best day plans, and valued by the mean of its R rollouts rather than by one guess of the
+opponent's move. The horizon deepens, 1, 2, 4, 8 ... `rollout_days` days, while the budget lasts (`within_budget`):
+in the engine and a fixed-budget export, up to `rollout_days` (a fixed amount of work); in a C++ export with a time
+limit, until the move's deadline, a pass the deadline cuts short being dropped. With `rollout_days` = 0 (the
+default) the bot plays its plan's first move: `beam:W` is the fixed-work day planner the studies know.
 
 Why the opponent waits: within a day the players' actions interact little (a contested seed, the nutrients a
 COMPLETE takes), while the shadows that matter are those of the coming days, which the evaluation projects.
 
 Scratch memory: seat.states holds two layers of the beam (positions) and a rollout's position, seat.ints their
-plans' first actions and the candidates' first moves, seat.floats their values; nothing is kept from one decision to
-the next.
+plans' first actions, the candidates' first moves and the opponent's replies, seat.floats their values; nothing is
+kept from one decision to the next.
 """
 from __future__ import annotations
 
-from bots.beam.schema import MAX_WIDTH, SCHEMA
+from bots.beam.schema import MAX_REPLIES, MAX_WIDTH, SCHEMA
 from bots.contract.budget import within_budget
 from bots.shared.evaluation import FIRST_EVALUATION_PARAM, evaluate
 from bots.shared.shortlist import FIRST_SHORTLIST_PARAM, shortlist
@@ -39,6 +41,7 @@ P_EVALUATION = SCHEMA.index(FIRST_EVALUATION_PARAM)
 P_ROLLOUT_DAYS = SCHEMA.index("rollout_days")
 P_CANDIDATES = SCHEMA.index("rollout_candidates")
 P_ROLLOUT_WIDTH = SCHEMA.index("rollout_width")
+P_REPLIES = SCHEMA.index("rollout_replies")
 
 NEXT_LAYER = MAX_WIDTH  # seat.states, ints and floats: [0, MAX_WIDTH) one layer, [MAX_WIDTH, 2 MAX_WIDTH) the next
 SPARE = 2 * MAX_WIDTH  # the state a move is tried on
@@ -49,6 +52,8 @@ I_FIRSTS = I_TRIED + 1  # seat.ints: those first moves
 I_FIRST_COUNT = I_FIRSTS + MAX_FIRSTS  # and their number
 I_HORIZON = I_FIRST_COUNT + 1  # the days the last move's completed rollouts looked ahead (for benchmarks)
 I_ROLLOUT_DAYS = I_HORIZON + 1  # the days the last move's rollouts played out, all of them (for benchmarks)
+I_REPLIES = I_ROLLOUT_DAYS + 1  # seat.ints: the opponent's first moves a candidate's rollouts begin with
+I_REPLY_COUNT = I_REPLIES + MAX_REPLIES  # and their number
 F_FIRSTS = 2 * MAX_WIDTH  # seat.floats: the value of the best plan that starts with each first move
 NO_VALUE = -1.0e18
 RAN, ENDED, CUT = 0, 1, 2  # how a rollout stopped: its horizon reached, the game over, the budget spent
@@ -143,7 +148,7 @@ def plan(mp, s, p, seat, width, record):
 
 
 @kernel
-def rollout(mp, s, p, seat, first, days, width):
+def rollout(mp, s, p, seat, first, reply, days, width):
     """Player p plays `first` from s, then both players follow their day plans for `days` day ends: (the value
     for p of the position reached, the final margin if the game ended; RAN, ENDED or CUT)."""
     wait = rules.encode_move(rules.WAIT, 0, 0)
@@ -151,10 +156,12 @@ def rollout(mp, s, p, seat, first, days, width):
     copy_state(s, r)
     last_day = s.day + days
     mine = first
+    theirs = reply
     while within_budget(1):
-        theirs = wait
-        if not r.waiting[1 - p]:
-            theirs = plan(mp, r, 1 - p, seat, width, False)
+        if theirs < 0:
+            theirs = wait
+            if not r.waiting[1 - p]:
+                theirs = plan(mp, r, 1 - p, seat, width, False)
         kind, a, b = rules.decode_move(mine)
         their_kind, their_a, their_b = rules.decode_move(theirs)
         day = r.day
@@ -171,6 +178,7 @@ def rollout(mp, s, p, seat, first, days, width):
         mine = wait
         if not r.waiting[p]:
             mine = plan(mp, r, p, seat, width, False)
+        theirs = -1
     return NO_VALUE, CUT
 
 
@@ -207,12 +215,16 @@ def rolled_out_choice(mp, s, p, seat, chosen):
         best = NO_VALUE
         best_move = chosen
         ended = True
+        replies = seat.ints[I_REPLY_COUNT]
         for i in range(candidates):
-            value, how = rollout(mp, s, p, seat, seat.ints[I_FIRSTS + i], horizon, width)
-            if how == CUT:
-                return chosen
-            if how != ENDED:
-                ended = False
+            value = 0.0
+            for j in range(replies):
+                v, how = rollout(mp, s, p, seat, seat.ints[I_FIRSTS + i], seat.ints[I_REPLIES + j], horizon, width)
+                if how == CUT:
+                    return chosen
+                if how != ENDED:
+                    ended = False
+                value += v / replies
             if value > best:
                 best = value
                 best_move = seat.ints[I_FIRSTS + i]
@@ -225,6 +237,19 @@ def rolled_out_choice(mp, s, p, seat, chosen):
 
 
 @kernel
+def opponent_replies(mp, s, p, seat, width, most):
+    """The opponent's `most` best first moves (those of its best day plans) kept for the rollouts to begin with."""
+    if s.waiting[1 - p]:
+        return
+    plan(mp, s, 1 - p, seat, width, True)
+    sort_firsts(seat)
+    count = min(most, seat.ints[I_FIRST_COUNT])
+    for j in range(count):
+        seat.ints[I_REPLIES + j] = seat.ints[I_FIRSTS + j]
+    seat.ints[I_REPLY_COUNT] = count
+
+
+@kernel
 def beam_move(mp, s, p, seat):
     """Player p's move (kind, a, b)."""
     params = seat.params
@@ -232,6 +257,10 @@ def beam_move(mp, s, p, seat):
     seat.ints[I_HORIZON] = 0
     seat.ints[I_ROLLOUT_DAYS] = 0
     rolls = int(params[P_ROLLOUT_DAYS]) > 0
+    seat.ints[I_REPLY_COUNT] = 1
+    seat.ints[I_REPLIES] = -1
+    if rolls and int(params[P_REPLIES]) > 1:
+        opponent_replies(mp, s, p, seat, width, min(int(params[P_REPLIES]), MAX_REPLIES))
     chosen = plan(mp, s, p, seat, width, rolls)
     if rolls and seat.ints[I_FIRST_COUNT] > 1:
         chosen = rolled_out_choice(mp, s, p, seat, chosen)

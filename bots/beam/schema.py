@@ -10,9 +10,10 @@ from __future__ import annotations
 
 from bots.contract.schema import Param, Schema
 from bots.shared.evaluation import evaluation_params
-from bots.shared.shortlist import shortlist_params
+from bots.shared.shortlist import MAX_SHORTLIST, shortlist_params
 
 MAX_WIDTH = 16
+MAX_REPLIES = MAX_SHORTLIST  # the opponent's first moves: those of its shortlist at most
 
 PARAMS = [
     Param("width", "int", 1, MAX_WIDTH, 4, "day plans kept at each step of the beam", perturbed=False),
@@ -25,6 +26,9 @@ PARAMS = [
     Param("rollout_candidates", "int", 1, 16, 4, "first moves played out: those of the best day plans",
           perturbed=False),
     Param("rollout_width", "int", 1, MAX_WIDTH, 2, "the day plans' beam width in rollouts", perturbed=False),
+    Param("rollout_replies", "int", 1, MAX_REPLIES, 1, "each candidate is played out once against each of the "
+          "opponent's first moves of its best day plans, and valued by their mean; 1: against its plan's move",
+          perturbed=False),
 ]
 
 SCHEMA = Schema("beam", PARAMS)
