@@ -196,13 +196,13 @@ def test_export_language_follows_the_file_name(tmp_path, capsys):
         assert ("#include <" in text) == (language == "C++")
 
 
-def test_the_end_of_study_hint_names_a_file_the_bot_exports_to(tmp_path):
+def test_the_end_of_study_hint_names_a_file_the_bot_exports_to(tmp_path, capsys):
     """A study of a bot exported in Python is told to write a .py file; one of a C++-only bot (beam), a .cpp file,
     which `tuner export` then writes in C++ (test_export_language_follows_the_file_name)."""
     from tests.conftest import write_study
-    from tuner.cli.tune_report import export_hint
+    from tuner.cli.tune_report import print_export_hint
     from tuner.study.file import read_study_file
 
     for bot, suffix in (("heuristic", ".py"), ("beam", ".cpp")):
-        assert export_hint(read_study_file(write_study(tmp_path, f"hint-{bot}", bot=bot))).endswith(
-            f"-o bots/tuned/hint-{bot}{suffix}")
+        print_export_hint(read_study_file(write_study(tmp_path, f"hint-{bot}", bot=bot)))
+        assert capsys.readouterr().out.strip().endswith(f"-o bots/tuned/hint-{bot}{suffix}")

@@ -22,15 +22,14 @@ def register(commands) -> None:
 
 
 def run(args) -> int:
-    from tuner.cli.tune_report import TuneReport, export_hint  # loaded when the command runs (as below)
+    from tuner.cli.tune_report import TuneReport, print_export_hint  # loaded when the command runs (as below)
     from tuner.search.tune import RunReport, run_tune
     from tuner.study.file import read_study_file
 
     config = read_study_file(args.study, args.storage)
     timeout = args.timeout if args.timeout is not None else config.timeout
     report: RunReport = TuneReport(config, args.trials, timeout, False if args.no_progress else None)
-    hint = export_hint(config)
     summary = run_tune(config, report, args.trials, timeout, args.jobs)
     if summary.best_number is not None:
-        print(hint)
+        print_export_hint(config)
     return EXIT_INTERRUPTED if summary.interrupted else 0

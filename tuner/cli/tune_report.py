@@ -138,14 +138,13 @@ class TuneReport:
             print(f"    {name}: {fmt(old)} -> {fmt(new)}")
 
 
-def export_hint(config: StudyConfig) -> str:
-    """The line that tells how to export the study's bot. `tuner tune` writes it before the study runs: for a C++-only
-    bot it reads the policy's source, which must be the source of the code the study plays (not one edited since)."""
+def print_export_hint(config: StudyConfig) -> None:
     if config.program is not None:
-        return f"export it: tuner export {config.path} -o {config.path.stem}-best.json  (or --template SOURCE -o OUT)"
-    if plugin(config.bot).exports_in("python"):
-        return f"export it: tuner export {config.path} -o bots/tuned/{config.path.stem}.py"
-    from export.cpp.bot_file import policy_cpp  # the transpiler: for a C++-only bot's hint only
+        print(f"export it: tuner export {config.path} -o {config.path.stem}-best.json  (or --template SOURCE -o OUT)")
+    elif plugin(config.bot).exports_in("python"):
+        print(f"export it: tuner export {config.path} -o bots/tuned/{config.path.stem}.py")
+    else:
+        from export.cpp.bot_file import policy_cpp  # the transpiler: for a C++-only bot's hint only
 
-    timed = f" --time-ms {DEFAULT_TIME_MS}" if policy_cpp(plugin(config.bot).policy).searches else ""
-    return f"export it: tuner export {config.path}{timed} -o bots/tuned/{config.path.stem}.cpp"
+        timed = f" --time-ms {DEFAULT_TIME_MS}" if policy_cpp(plugin(config.bot).policy).searches else ""
+        print(f"export it: tuner export {config.path}{timed} -o bots/tuned/{config.path.stem}.cpp")
