@@ -225,13 +225,19 @@ def test_the_search_bots_are_refused_by_the_python_export_with_one_line(tmp_path
     assert not (tmp_path / "out.py").exists()
 
 
-def test_the_evaluation_is_zero_sum_and_exact_on_the_last_day():
-    params = parse_bot("beam", 3).seat[0]["params"]
-    first = schema_for("beam").index(FIRST_EVALUATION_PARAM)
+def game_of_seed_9():
+    """The first position of the Bronze+ game of seed 9: (map, state) arrays of one."""
     mp, s = new_map_array(), new_state_array()
     generate_map(seed_state(9), 3, mp[0])
     rules.new_game(mp[0], s[0])
     rules.start_day(mp[0], s[0])
+    return mp, s
+
+
+def test_the_evaluation_is_zero_sum_and_exact_on_the_last_day():
+    params = parse_bot("beam", 3).seat[0]["params"]
+    first = schema_for("beam").index(FIRST_EVALUATION_PARAM)
+    mp, s = game_of_seed_9()
     seats = seats_of("heuristic", "sunrate")
     values = []
     while True:
@@ -247,10 +253,7 @@ def test_the_evaluation_is_zero_sum_and_exact_on_the_last_day():
 
 def a_few_days_in():
     """A game of seed 9 a few turns in, seeds and grows to choose from: (map, state) arrays of one."""
-    mp, s = new_map_array(), new_state_array()
-    generate_map(seed_state(9), 3, mp[0])
-    rules.new_game(mp[0], s[0])
-    rules.start_day(mp[0], s[0])
+    mp, s = game_of_seed_9()
     for _ in range(4):
         moves = [bot_move(seats_of("heuristic", "sunrate"), mp, s, p) for p in range(2)]
         step(mp[0], s[0], *moves[0], *moves[1])
@@ -275,13 +278,10 @@ def test_the_beams_rollouts_deepen_1_2_4_up_to_their_days_and_play_their_best():
 
 def test_the_beams_rollouts_begin_with_the_opponents_best_replies_and_value_a_candidate_by_their_mean():
     """With `rollout_replies` R, each candidate is played out R times, the opponent's first move in each being one
-    of the first moves of its R best day plans, and the candidate played is the
-    one whose rollouts end best on average (3 candidates x 3 replies x (1 + 2) days), at every decision of a game;
-    at some of them, a single reply would have chosen another."""
-    mp, s = new_map_array(), new_state_array()
-    generate_map(seed_state(9), 3, mp[0])
-    rules.new_game(mp[0], s[0])
-    rules.start_day(mp[0], s[0])
+    of the first moves of its R best day plans, and the candidate played is the one whose rollouts end best on
+    average (3 candidates x 3 replies x (1 + 2) days), at every decision of a game; at some of them, a single reply
+    would have chosen another."""
+    mp, s = game_of_seed_9()
     seats = seats_of("beam:rollout_days=2,rollout_candidates=3,rollout_replies=3", "sunrate")
     seat, checked, changed = seats[0], 0, 0
     ints, params = seat["ints"], seat["params"]
