@@ -1,6 +1,8 @@
 """The `mcts` and `beam` bots: legal moves only in every league (decision by decision, and through the text-protocol
 referee), the same game from the same seed whatever the seat played or held before, parameters that reach the
 play, the tree kept from one move to the next, and their names, parameters and export refusal."""
+import json
+
 import numpy as np
 import pytest
 
@@ -198,6 +200,29 @@ def test_the_parameters_reach_the_play(bot, changed):
     seeds = list(range(41, 47))
     name = bot.split(":")[0]
     assert scores((f"{name}:{changed}", "heuristic"), seeds) != scores((bot, "heuristic"), seeds)
+
+
+def test_a_beam_file_from_before_the_rollouts_plays_as_it_did(tmp_path):
+    """The rollout parameters came after the first beam files (`Param.since`): a file without them loads and plays
+    the plain day planner, one without `rollout_replies` plays against the opponent's plan's move; a parameter the
+    first files had is still required."""
+    schema = schema_for("beam")
+    added = [p.name for p in schema if p.since]
+    assert added == ["rollout_days", "rollout_candidates", "rollout_width", "rollout_replies"]
+
+    def file_of(values, name):
+        path = tmp_path / f"{name}.json"
+        path.write_text(json.dumps({"bot": "beam", "league": 3, "params": values}))
+        return f"beam:{path}"
+
+    seeds = list(range(41, 45))
+    plain = {name: value for name, value in schema.defaults().items() if name not in added}
+    assert scores((file_of(plain, "plain"), "heuristic"), seeds) == scores(("beam", "heuristic"), seeds)
+    rolled = {**plain, "rollout_days": 2, "rollout_candidates": 4, "rollout_width": 2}
+    assert (scores((file_of(rolled, "rolled"), "heuristic"), seeds)
+            == scores(("beam:rollout_days=2,rollout_replies=1", "heuristic"), seeds))
+    with pytest.raises(BotSpecError, match="missing parameter 'width'"):
+        parse_bot(file_of({name: value for name, value in plain.items() if name != "width"}, "no-width"), 3)
 
 
 def test_bot_names_and_parameters():

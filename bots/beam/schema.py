@@ -22,13 +22,14 @@ PARAMS = [
     *evaluation_params(),
     Param("rollout_days", "int", 0, 24, 0, "days each candidate first move is played out for, both players following "
           "their day plans (deepened 1, 2, 4 ... while the budget lasts; a timed export: until its deadline); 0: "
-          "no rollouts, the plan's first move", perturbed=False),
+          "no rollouts, the plan's first move", perturbed=False, since="0.2"),
     Param("rollout_candidates", "int", 1, 16, 4, "first moves played out: those of the best day plans",
-          perturbed=False),
-    Param("rollout_width", "int", 1, MAX_WIDTH, 2, "the day plans' beam width in rollouts", perturbed=False),
+          perturbed=False, since="0.2"),
+    Param("rollout_width", "int", 1, MAX_WIDTH, 2, "the day plans' beam width in rollouts", perturbed=False,
+          since="0.2"),
     Param("rollout_replies", "int", 1, MAX_REPLIES, 1, "each candidate is played out once against each of the "
           "opponent's first moves of its best day plans, and valued by their mean; 1: against its plan's move",
-          perturbed=False),
+          perturbed=False, since="0.2"),
 ]
 
 SCHEMA = Schema("beam", PARAMS)

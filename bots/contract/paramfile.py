@@ -4,7 +4,8 @@
      "source": {"study": "...", "trial": 12, "date": "2026-11-21T10:00:00+00:00", ...}}
 
 Reading a file validates it against the bot's schema: unknown names, missing names and out-of-range
-values are errors naming the parameter and its range.
+values are errors naming the parameter and its range; a parameter added after the bot's first files (`Param.since`)
+may be missing, and takes its default, which plays as the bot played without it.
 """
 from __future__ import annotations
 
