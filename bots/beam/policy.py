@@ -209,13 +209,13 @@ def rolled_out_choice(mp, s, p, seat, chosen):
     width = min(int(params[P_ROLLOUT_WIDTH]), MAX_WIDTH)
     sort_firsts(seat)
     candidates = min(int(params[P_CANDIDATES]), seat.ints[I_FIRST_COUNT])
+    replies = seat.ints[I_REPLY_COUNT]
     done = 0
     while done < days and within_budget(days - done):
         horizon = min(days, max(1, 2 * done))
         best = NO_VALUE
         best_move = chosen
         ended = True
-        replies = seat.ints[I_REPLY_COUNT]
         for i in range(candidates):
             value = 0.0
             for j in range(replies):
