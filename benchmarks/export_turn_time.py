@@ -32,11 +32,11 @@ from typing import Optional
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bots.contract.budget import asks_within_budget  # noqa: E402
 from bots.contract.names import parse_bot  # noqa: E402
 from bots.running.player import player_for  # noqa: E402
 from engine.players import ProgramPlayer, TimeLimits  # noqa: E402
 from engine.referee import play_game  # noqa: E402
-from export.cpp.bot_file import policy_cpp  # noqa: E402
 from export.cpp.build import WARNINGS, codingame_build  # noqa: E402
 from export.exportable import exportable_for  # noqa: E402
 from export.standalone import export_bot  # noqa: E402
@@ -76,7 +76,7 @@ def exported_command(bot: str, lang: str, time_ms: Optional[int], folder: Path) 
         path = folder / f"{bot}.py"
         export_bot(name, LEAGUE, path, [f"benchmark export of {bot}"])
         return f"{sys.executable} {path}", None
-    searches = policy_cpp(exportable_for(name, lang).policy).searches
+    searches = asks_within_budget(exportable_for(name, lang).policy)
     stem = bot.replace(":", "_").replace("=", "_").replace(",", "_")
     path = folder / f"{stem}.cpp"
     export_bot(name, LEAGUE, path, [f"benchmark export of {bot}"], lang, time_ms if searches else None)

@@ -5,11 +5,12 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Optional
 
+from bots.contract.budget import asks_within_budget
 from bots.contract.names import Bot
 from bots.contract.seat import SEAT_DTYPE, seat_dtype
 from bots.registry import REGISTERED, plugin
 from engine.files import write_atomically
-from export.cpp.bot_file import cpp_source, policy_cpp
+from export.cpp.bot_file import cpp_source
 from export.exportable import ExportError, exportable_for, parameter_values
 from export.languages import LANGUAGES
 from export.python.bot_file import bot_source
@@ -32,9 +33,9 @@ def export_source(bot: Bot, league: int, header_lines: list, lang: str = "python
     if time_ms is not None:
         if time_ms <= 0:
             raise ExportError(f"--time-ms must be a positive number of milliseconds, got {time_ms}")
-        if not policy_cpp(found.policy).searches:
+        if not asks_within_budget(found.policy):
             searching = [name for name in REGISTERED if plugin(name).exports_in("cpp")
-                         and policy_cpp(plugin(name).policy).searches]
+                         and asks_within_budget(plugin(name).policy)]
             raise ExportError(f"bot {bot.name!r} has no budget of work per move to spend as time (its policy never "
                               f"asks within_budget): --time-ms applies to {', '.join(searching)}")
     names, values = parameter_values(bot, found)

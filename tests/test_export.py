@@ -205,4 +205,45 @@ def test_the_end_of_study_hint_names_a_file_the_bot_exports_to(tmp_path, capsys)
 
     for bot, suffix in (("heuristic", ".py"), ("beam", ".cpp")):
         print_export_hint(read_study_file(write_study(tmp_path, f"hint-{bot}", bot=bot)))
-        assert capsys.readouterr().out.strip().endswith(f"-o bots/tuned/hint-{bot}{suffix}")
+        hint = capsys.readouterr().out.strip()
+        assert hint.endswith(f"-o bots/tuned/hint-{bot}{suffix}")
+        assert ("--time-ms 90 " in hint) == (bot == "beam")
+
+
+SEARCH_MODULE = """
+from engine.jit import hot
+import bots.contract.budget as budget
+
+
+@hot
+def step(count):
+    return budget.within_budget(count)
+
+
+@hot
+def searching_policy(count):
+    total = 0
+    while step(count - total):
+        total += 1
+    return total
+
+
+@hot
+def plain_policy(count):
+    return count + 1
+"""
+
+
+def test_whether_a_policy_searches_is_read_from_the_code_it_runs(tmp_path, monkeypatch):
+    """A policy that asks within_budget through a function it calls (reached as module.name) searches, one that
+    does not ask it does not; the answer still holds after the policy's file was edited under the running process
+    (a user editing the bot while its study runs: the end-of-study hint asks it), where its source is gone."""
+    import importlib
+
+    from bots.contract.budget import asks_within_budget
+
+    (tmp_path / "edited_search_bot.py").write_text(SEARCH_MODULE)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    module = importlib.import_module("edited_search_bot")
+    (tmp_path / "edited_search_bot.py").write_text("# rewritten\n")
+    assert asks_within_budget(module.searching_policy) and not asks_within_budget(module.plain_policy)

@@ -160,7 +160,8 @@ def test_the_paired_difference_and_its_interval():
 
 
 def test_the_gauntlet_flags_a_bot_made_worse_as_a_regression():
-    """A heuristic that never completes a tree before the last day, and seeds nothing, against the defaults."""
+    """A heuristic that never completes a tree before the last day, and seeds nothing, against the defaults; the
+    defaults against themselves play their games once."""
     runner = GameRunner(3, 1)
     worse = parse_bot("heuristic:complete_max_left=0,seed_max_trees=1,grow_w_sun=0", 3)
     opponents = {"greedy": parse_bot("greedy"), "heuristic": parse_bot("heuristic")}
@@ -168,9 +169,12 @@ def test_the_gauntlet_flags_a_bot_made_worse_as_a_regression():
     assert gauntlet.regressions == ["heuristic"] or set(gauntlet.regressions) == {"greedy", "heuristic"}
     row = {r.opponent: r for r in gauntlet.rows}["heuristic"]
     assert row.difference.regression and row.difference.ci[1] < 0 and row.difference.elo < 0
+    played = runner.games_played
     same = run_gauntlet(runner, parse_bot("heuristic"), opponents, game_seeds(11, 60, "match"),
                         parse_bot("heuristic"))
     assert same.regressions == [] and all(r.difference.mean == 0 for r in same.rows)
+    assert runner.games_played - played == 2 * 60 * len(opponents)  # a bot that plays as its baseline: once
+    assert played == 2 * (2 * 60 * len(opponents))
     assert "REGRESSION" in "\n".join(gauntlet.table()) and "REGRESSION" not in "\n".join(same.table())
 
 
@@ -209,6 +213,24 @@ def test_guided_shares_cover_the_units_once_shrink_to_the_smallest_and_each_take
         counts = np.bincount(units_of[share], minlength=8)
         assert counts.max() - counts.min() <= max(2, len(share) // 20)
     assert [len(s) for s in guided(3, 2, 75)] == [3]
+
+
+def test_a_small_batch_of_games_is_shared_by_every_thread():
+    """A finalist's games at the playing budget (4 opponents x 30 pairs) go to both threads in small shares, not
+    in one share of 75 units and one of 45; a large batch keeps shares of 75 units at least."""
+    from tuner.measure.game_pools import guided
+    from tuner.measure.runner import MIN_UNITS_PER_SHARE, smallest_share
+
+    runner = GameRunner(3, 2)
+    try:
+        pending = runner.start_units([parse_bot("greedy")], [parse_bot("greedy")] * 4, np.zeros(120, np.int64),
+                                     np.repeat(np.arange(4), 30), game_seeds(3, 120, "match"))
+        pending.result()
+    finally:
+        runner.close()
+    sizes = [len(share) for share in pending.shares]
+    assert sum(sizes) == 120 and len(sizes) >= 2 * 4 and max(sizes) <= 120 // 4
+    assert min(len(share) for share in guided(4000, 2, smallest_share(4000, 2))[:-1]) == MIN_UNITS_PER_SHARE
 
 
 def test_started_units_play_on_the_threads_while_the_caller_goes_on_and_give_the_same_games():

@@ -9,6 +9,7 @@ from typing import Optional
 
 from optuna.trial import FrozenTrial
 
+from bots.contract.budget import asks_within_budget
 from bots.registry import plugin
 from export.languages import DEFAULT_TIME_MS
 from tuner.cli.tune_progress import Progress
@@ -144,7 +145,5 @@ def print_export_hint(config: StudyConfig) -> None:
     elif plugin(config.bot).exports_in("python"):
         print(f"export it: tuner export {config.path} -o bots/tuned/{config.path.stem}.py")
     else:
-        from export.cpp.bot_file import policy_cpp  # the transpiler: for a C++-only bot's hint only
-
-        timed = f" --time-ms {DEFAULT_TIME_MS}" if policy_cpp(plugin(config.bot).policy).searches else ""
+        timed = f" --time-ms {DEFAULT_TIME_MS}" if asks_within_budget(plugin(config.bot).policy) else ""
         print(f"export it: tuner export {config.path}{timed} -o bots/tuned/{config.path.stem}.cpp")

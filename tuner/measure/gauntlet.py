@@ -186,6 +186,13 @@ def paired_difference(bot_margins: np.ndarray, baseline_margins: np.ndarray) -> 
     return mean, (mean - half, mean + half)
 
 
+def plays_alike(bot: Bot, other: Bot) -> bool:
+    """Whether two bots play the same games on the same seeds: in-engine seats of the same bot with the same
+    parameters and jitter (a study whose chosen bot is its baseline). Their games are played once."""
+    return (bot.in_engine and other.in_engine and bot.plugin == other.plugin and bot.jitter == other.jitter
+            and np.array_equal(bot.seat, other.seat))
+
+
 def run_gauntlet(runner: GameRunner, bot: Bot, opponents: dict, pair_seeds, baseline: Optional[Bot] = None,
                  held_out: tuple = ()) -> Gauntlet:
     """Play `bot` (and `baseline`, on the same seeds) against every opponent ({name: Bot}); with `held_out` (names
@@ -199,7 +206,9 @@ def run_gauntlet(runner: GameRunner, bot: Bot, opponents: dict, pair_seeds, base
         if d.candidate:
             lost[d.unit // n] += 1
     base_margins = None
-    if baseline is not None:
+    if baseline is not None and plays_alike(bot, baseline):
+        base_margins = margins
+    elif baseline is not None:
         base_margins = runner.play(baseline, [opponents[k] for k in names], pair_seeds).margins.reshape(
             len(names), n, 2)
     rows = []

@@ -28,8 +28,10 @@ from engine.referee import play_game
 from tuner.measure.game_pools import ProcessPool, Started, ThreadPool, deal, guided
 from tuner.measure.stats import Tally, tally
 
-# Compiled games: a share of 150 games (75 units) at least is worth handing to a thread.
+# Compiled games: a share of 150 games (75 units) at least is worth handing to a thread, unless the batch is too small
+# to give every thread SHARES_PER_THREAD shares of that size (`smallest_share`).
 MIN_UNITS_PER_SHARE = 75
+SHARES_PER_THREAD = 8
 STDERR_LINES = 5  # of a disqualified program's stderr, kept with the result
 
 
@@ -135,6 +137,14 @@ class GameRunner:
         self.pool.close()
 
 
+def smallest_share(units: int, jobs: int) -> int:
+    """The smallest share of a batch of `units` compiled units for `jobs` threads: MIN_UNITS_PER_SHARE, or less in a
+    batch too small for SHARES_PER_THREAD of those a thread. Small batches are the expensive games: a finalist's
+    120 units at a search bot's playing budget, each costing a hundred cheap ones, which shares of 75 would leave
+    mostly to one thread."""
+    return max(1, min(MIN_UNITS_PER_SHARE, units // (SHARES_PER_THREAD * jobs)))
+
+
 class PendingUnits:
     """Units started by `GameRunner.start_units`: `result()` waits for them, `cancel()` drops those not begun."""
 
@@ -166,7 +176,7 @@ class PendingUnits:
         second = np.column_stack([b, a]).ravel()
         # Shares that shrink as the batch goes, so that no thread waits long for another's last one.
         self.shares = [np.arange(len(units))] if runner.jobs == 1 else \
-            guided(len(units), runner.jobs, MIN_UNITS_PER_SHARE)
+            guided(len(units), runner.jobs, smallest_share(len(units), runner.jobs))
         # A policy keeps scratch memory in its seat: each thread plays on its own copy of the seats.
         free_seats: queue.SimpleQueue = queue.SimpleQueue()
         for k in range(min(runner.jobs, len(self.shares))):
