@@ -20,7 +20,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from bots.contract.names import parse_bot
+from bots.contract.names import bot_with_params, parse_bot
 from bots.registry import REGISTERED, plugin, schema_for
 from bots.running.dispatch import decide
 from bots.running.player import player_for
@@ -318,6 +318,30 @@ def test_the_clock_ends_a_timed_search_at_its_deadline(runtime_harness):
     """`within_budget` with a time limit: true until the deadline whatever the count, false after it."""
     calls, spent, later = runtime_harness[-1].split()
     assert int(calls) > 0 and 30.0 <= float(spent) < 80.0 and later == "0"
+
+
+def embedded_params(source: str) -> dict:
+    """The PARAMS table of a C++ export's text: {name: value}."""
+    body = re.search(r"std::array<double, \d+> PARAMS = \{(.*?)\};", source, re.S).group(1)
+    return {name: float(value) for value, name in re.findall(r"^\s+(\S+),\s+// (\w+)$", body, re.M)}
+
+
+@pytest.mark.parametrize("bot", SEARCHING)
+def test_a_timed_export_plays_by_the_clock_with_the_values_its_bot_sets_for_it(bot):
+    """A search bot's export with a time limit carries the parameter values its plugin sets for a move ended by
+    the clock (`TimedExport.params`, said in the header) and the bot's own values for the others; without a time
+    limit it carries the bot's values, so that it plays the engine's games."""
+    from export.standalone import export_source
+
+    found = plugin(bot)
+    names = [p.name for p in found.schema]
+    chosen = bot_with_params(bot, away_from_defaults(bot), "chosen", {})
+    own = dict(zip(names, (float(v) for v in chosen.seat[0]["params"][:len(names)])))
+    assert embedded_params(export_source(chosen, 3, ["untimed"], "cpp")) == pytest.approx(own)
+    timed_text = export_source(chosen, 3, ["timed"], "cpp", 90)
+    assert embedded_params(timed_text) == pytest.approx({**own, **found.timed.params})
+    for name, value in found.timed.params.items():
+        assert f"{name} = {value:g}" in timed_text.split("#include")[0]
 
 
 def reported_moves(export: CppExport, seed: int = 17) -> list[dict]:
