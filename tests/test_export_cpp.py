@@ -42,6 +42,9 @@ from tuner.measure.matches import run_match
 REQUIRE_GXX_ENV = "TUNER_REQUIRE_GXX"  # "1" (.ci/run): no g++ is a failure, not a skip
 CPP_BOTS = [name for name in REGISTERED if plugin(name).exports_in("cpp")]
 SEARCHING = [name for name in CPP_BOTS if policy_cpp(plugin(name).policy).searches]
+TIMED_MS = 2  # the timed search's budget a move in the tests: short games, the limits checked are CodinGame's
+STANDARD_HEADERS = {"algorithm", "array", "cctype", "chrono", "cmath", "cstdint", "cstring", "initializer_list",
+                    "iostream", "iterator", "limits", "string", "tuple", "type_traits", "vector"}
 
 
 def test_the_search_bots_are_the_policies_whose_cpp_asks_the_budget_hook():
@@ -51,9 +54,6 @@ def test_the_search_bots_are_the_policies_whose_cpp_asks_the_budget_hook():
 
     assert [name for name in CPP_BOTS if asks_within_budget(plugin(name).policy)] == SEARCHING
     assert "mcts" in SEARCHING and "heuristic" not in SEARCHING
-TIMED_MS = 2  # the timed search's budget a move in the tests: short games, the limits checked are CodinGame's
-STANDARD_HEADERS = {"algorithm", "array", "cctype", "chrono", "cmath", "cstdint", "cstring", "initializer_list",
-                    "iostream", "iterator", "limits", "string", "tuple", "type_traits", "vector"}
 
 
 def gxx() -> str:
