@@ -32,8 +32,8 @@ from typing import Optional
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bots.contract.budget import asks_within_budget  # noqa: E402
 from bots.contract.names import parse_bot  # noqa: E402
+from bots.contract.searches import asks_within_budget  # noqa: E402
 from bots.running.player import player_for  # noqa: E402
 from engine.players import ProgramPlayer, TimeLimits  # noqa: E402
 from engine.referee import play_game  # noqa: E402

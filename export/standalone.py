@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Optional
 
-from bots.contract.budget import asks_within_budget
 from bots.contract.names import Bot
+from bots.contract.searches import asks_within_budget
 from bots.contract.seat import SEAT_DTYPE, seat_dtype
 from bots.registry import REGISTERED, plugin
 from engine.files import write_atomically

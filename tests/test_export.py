@@ -240,7 +240,7 @@ def test_whether_a_policy_searches_is_read_from_the_code_it_runs(tmp_path, monke
     (a user editing the bot while its study runs: the end-of-study hint asks it), where its source is gone."""
     import importlib
 
-    from bots.contract.budget import asks_within_budget
+    from bots.contract.searches import asks_within_budget
 
     (tmp_path / "edited_search_bot.py").write_text(SEARCH_MODULE)
     monkeypatch.syspath_prepend(str(tmp_path))

@@ -50,7 +50,7 @@ STANDARD_HEADERS = {"algorithm", "array", "cctype", "chrono", "cmath", "cstdint"
 def test_the_search_bots_are_the_policies_whose_cpp_asks_the_budget_hook():
     """`asks_within_budget` (the export's and the study hint's cheap answer, from the code objects) names the
     bots whose transpiled C++ calls the runtime's within_budget."""
-    from bots.contract.budget import asks_within_budget
+    from bots.contract.searches import asks_within_budget
 
     assert [name for name in CPP_BOTS if asks_within_budget(plugin(name).policy)] == SEARCHING
     assert "mcts" in SEARCHING and "heuristic" not in SEARCHING

@@ -9,7 +9,7 @@ from typing import Optional
 
 from optuna.trial import FrozenTrial
 
-from bots.contract.budget import asks_within_budget
+from bots.contract.searches import asks_within_budget
 from bots.registry import plugin
 from export.languages import DEFAULT_TIME_MS
 from tuner.cli.tune_progress import Progress

@@ -206,11 +206,9 @@ def run_gauntlet(runner: GameRunner, bot: Bot, opponents: dict, pair_seeds, base
         if d.candidate:
             lost[d.unit // n] += 1
     base_margins = None
-    if baseline is not None and plays_alike(bot, baseline):
-        base_margins = margins
-    elif baseline is not None:
-        base_margins = runner.play(baseline, [opponents[k] for k in names], pair_seeds).margins.reshape(
-            len(names), n, 2)
+    if baseline is not None:
+        base_margins = margins if plays_alike(bot, baseline) else runner.play(
+            baseline, [opponents[k] for k in names], pair_seeds).margins.reshape(len(names), n, 2)
     rows = []
     for i, name in enumerate(names):
         group = (HELD_OUT if name in held_out else IN_POOL) if held_out else ""
