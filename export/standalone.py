@@ -41,9 +41,10 @@ def export_source(bot: Bot, league: int, header_lines: list, lang: str = "python
     names, values = parameter_values(bot, found)
     seat = SEAT_DTYPE
     if time_ms is not None:
-        values = [float(found.timed.params.get(name, value)) for name, value in zip(names, values)]
+        timed = clock_values(found, names, values, league)
+        values = [float(timed.get(name, value)) for name, value in zip(names, values)]
         seat = seat_dtype(**found.timed.seat)
-        header_lines = header_lines + timed_header(found)
+        header_lines = header_lines + timed_header(found, timed)
     options = dict(seat=seat, stats=found.stats, bot=found.name)
     text = cpp_source(found.policy, names, values, league, header_lines, time_ms, **options)
     if len(text) >= CODINGAME_LIMIT:
@@ -51,15 +52,23 @@ def export_source(bot: Bot, league: int, header_lines: list, lang: str = "python
     return text
 
 
-def timed_header(found) -> list:
-    """The header's lines on what a timed export changes: its seat's arrays, its parameters."""
+def clock_values(found, names: list, values: list, league: int) -> dict:
+    """The values the plug-in sets for a move ended by the clock (`TimedExport.params`), for those of the bot's
+    parameters still at their defaults: a study's or a parameter file's own value is kept."""
+    defaults = found.defaults(league)
+    own = dict(zip(names, values))
+    return {name: value for name, value in found.timed.params.items() if own[name] == float(defaults[name])}
+
+
+def timed_header(found, timed: dict) -> list:
+    """The header's lines on what a timed export changes: its seat's arrays, the parameters set for the clock."""
     lines = []
     if found.timed.seat:
         sizes = ", ".join(f"{name} {size:,}" for name, size in found.timed.seat.items())
         lines.append(f"Its seat's arrays are sized for the time it has (the engine's are smaller): {sizes}.")
-    if found.timed.params:
-        changed = ", ".join(f"{name} = {value:g}" for name, value in found.timed.params.items())
-        lines.append(f"Parameters set for a move ended by the clock: {changed}.")
+    if timed:
+        changed = ", ".join(f"{name} = {value:g}" for name, value in timed.items())
+        lines.append(f"Parameters set for a move ended by the clock, in place of their defaults: {changed}.")
     return lines
 
 

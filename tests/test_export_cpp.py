@@ -329,19 +329,33 @@ def embedded_params(source: str) -> dict:
 @pytest.mark.parametrize("bot", SEARCHING)
 def test_a_timed_export_plays_by_the_clock_with_the_values_its_bot_sets_for_it(bot):
     """A search bot's export with a time limit carries the parameter values its plugin sets for a move ended by
-    the clock (`TimedExport.params`, said in the header) and the bot's own values for the others; without a time
-    limit it carries the bot's values, so that it plays the engine's games."""
+    the clock (`TimedExport.params`, said in the header) in place of the bot's values that are the defaults, and
+    keeps the others (a study's or a parameter file's own); without a time limit it carries the bot's values, so
+    that it plays the engine's games."""
     from export.standalone import export_source
 
     found = plugin(bot)
     names = [p.name for p in found.schema]
-    chosen = bot_with_params(bot, away_from_defaults(bot), "chosen", {})
-    own = dict(zip(names, (float(v) for v in chosen.seat[0]["params"][:len(names)])))
-    assert embedded_params(export_source(chosen, 3, ["untimed"], "cpp")) == pytest.approx(own)
-    timed_text = export_source(chosen, 3, ["timed"], "cpp", 90)
-    assert embedded_params(timed_text) == pytest.approx({**own, **found.timed.params})
-    for name, value in found.timed.params.items():
-        assert f"{name} = {value:g}" in timed_text.split("#include")[0]
+    defaults = found.defaults(3)
+    moved = away_from_defaults(bot)
+    for label, values in (("defaults", {}), ("own values", moved),
+                          ("some at their defaults", {**moved, **{name: defaults[name] for name in
+                                                                   list(found.timed.params)[::2]}})):
+        chosen = bot_with_params(bot, values, label.replace(" ", "-"), {})
+        own = dict(zip(names, (float(v) for v in chosen.seat[0]["params"][:len(names)])))
+        assert embedded_params(export_source(chosen, 3, ["untimed"], "cpp")) == pytest.approx(own), label
+        timed_text = export_source(chosen, 3, ["timed"], "cpp", 90)
+        clock = {name: value for name, value in found.timed.params.items() if own[name] == float(defaults[name])}
+        assert embedded_params(timed_text) == pytest.approx({**own, **clock}), label
+        header = timed_text.split("#include")[0]
+        for name, value in found.timed.params.items():
+            assert (f"{name} = {value:g}" in header) == (name in clock), (label, name)
+    if bot == "mcts":
+        assert set(found.timed.params) > {"search_forced", "rollout_epsilon"}
+        kept = export_source(bot_with_params(bot, moved, "moved", {}), 3, ["timed"], "cpp", 90)
+        assert embedded_params(kept)["rollout_epsilon"] == pytest.approx(moved["rollout_epsilon"])
+        clocked = export_source(bot_with_params(bot, {}, "defaults", {}), 3, ["timed"], "cpp", 90)
+        assert embedded_params(clocked)["rollout_epsilon"] == pytest.approx(found.timed.params["rollout_epsilon"])
 
 
 def reported_moves(export: CppExport, seed: int = 17) -> list[dict]:

@@ -50,7 +50,8 @@ ArgumentParser = Callable[[str, str, int], Setup]
 class TimedExport:
     """What a search bot's C++ export with a time limit (`--time-ms`) carries instead of the engine's seat and
     parameters: larger seat arrays (`bots.contract.seat.seat_dtype`'s sizes, by name) for the work a move's time
-    allows, and parameter values that suit a move ended by the clock (each said in the file's header)."""
+    allows, and parameter values that suit a move ended by the clock, each in place of the bot's value where that
+    is the default (a study's or a parameter file's own value is kept) and said in the file's header."""
 
     seat: dict = field(default_factory=dict)
     params: dict = field(default_factory=dict)
