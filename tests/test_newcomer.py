@@ -15,6 +15,7 @@ from bots.contract.names import parse_bot
 from bots.registry import REGISTERED, plugin
 from bots.running.player import player_for
 from engine.referee import play_game
+from export.cpp.build import codingame_build
 from tests.conftest import PROGRAMS, ROOT, run_tuner, write_study
 from tuner.cli import main
 
@@ -134,6 +135,9 @@ def test_exports_from_a_study(tuned_study, tmp_path):
     assert in_cpp.returncode == 0, in_cpp.stderr
     cpp_text, py_text = (tmp_path / "chosen.cpp").read_text(), (tmp_path / "chosen.py").read_text()
     assert "// Study: " in cpp_text and "language: C++" in cpp_text
+    build_line = [line for line in cpp_text.splitlines() if line.startswith("// Build it as CodinGame does")]
+    assert build_line == [f"// Build it as CodinGame does (no -O flag: the file carries its optimisation): "
+                          f"{' '.join(codingame_build('bot.cpp', 'bot'))}"]
     params = re.findall(r"^    (\S+),  # (\w+)$", py_text, re.M)
     assert re.findall(r"^    (\S+),  // (\w+)$", cpp_text, re.M) == params != []
 

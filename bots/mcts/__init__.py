@@ -8,15 +8,17 @@ Exported in C++ only (`tuner export --bot mcts --lang cpp [--time-ms T]`), its t
 limit, it iterates while the move's deadline is ahead (`bots.contract.budget.within_budget`) instead of N times,
 in a seat whose memory holds a tree of TIMED_TREE_NODES nodes (the engine's holds 512), and it searches on its
 first turn too (1,000 ms on CodinGame, where its only move is WAIT), for the tree it keeps, with noisier rollouts
-(ROLLOUT_NOISE_TIMED) where the bot's own values are the defaults."""
+(ROLLOUT_NOISE_TIMED) and more moves a position (SHORTLIST_TIMED) where the bot's own values are the defaults."""
 from bots.contract.plugin import BotPlugin, Setup, TimedExport, int_argument
 from bots.mcts.policy import mcts_move
 from bots.mcts.schema import SCHEMA
 from bots.mcts.tree import I_EDGES, I_MOVE_ITERATIONS, I_NODES, MAX_EDGES_PER_NODE, NODE_WORDS, NODES
 
-# A move ended by the clock plays thousands of iterations, where more random rollouts pay (docs/bots.md: 54.5% over
-# 500 games at 90 ms against the defaults' 0.05); in the engine's tree at 200 iterations they lose.
+# A move ended by the clock plays thousands of iterations, where more random rollouts and more moves a position pay
+# (docs/bots.md: at 90 ms, noise 0.10 won 54.5% of 500 games against the defaults' 0.05, and with it the wider
+# shortlist 66.0% of 100); in the engine's tree at 200 iterations the noise loses.
 ROLLOUT_NOISE_TIMED = 0.10
+SHORTLIST_TIMED = {"sl_max_moves": 10, "sl_max_grows": 5, "sl_max_seeds": 4}
 TIMED_TREE_NODES = 524_288  # 120 MB of seat memory (CodinGame allows 768 MB); a 90 ms move adds 4,000 to 25,000
 
 
@@ -31,7 +33,7 @@ PLUGIN = BotPlugin("mcts", "Monte Carlo tree search over simultaneous moves (dec
                    timed=TimedExport(seat={"memory": NODES + (NODE_WORDS + MAX_EDGES_PER_NODE) * TIMED_TREE_NODES,
                                            "memory_floats": 2 * MAX_EDGES_PER_NODE * TIMED_TREE_NODES},
                                      params={"search_forced": 1, "rollout_epsilon": ROLLOUT_NOISE_TIMED,
-                                             "rollout_jitter": ROLLOUT_NOISE_TIMED}),
+                                             "rollout_jitter": ROLLOUT_NOISE_TIMED, **SHORTLIST_TIMED}),
                    stats=(("iterations", I_MOVE_ITERATIONS), ("nodes", I_NODES), ("edges", I_EDGES)),
                    not_exportable="its rollouts in plain Python would not fit CodinGame's 100 ms a turn, and the "
                    "Python file has no seat memory for its tree")

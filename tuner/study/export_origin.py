@@ -54,7 +54,7 @@ def export_header(league: int, origin: list, how: str = "`tuner export`", lang: 
                          f"the first turn), instead of its fixed budget.")
         return lines + ["Paste this whole file into the CodinGame IDE (language: C++). C++17, standard library only.",
                         "Build it as CodinGame does (no -O flag: the file carries its optimisation): "
-                        " ".join(codingame_build("bot.cpp", "bot"))]
+                        + " ".join(codingame_build("bot.cpp", "bot"))]
     return lines + ["Paste this whole file into the CodinGame IDE (language: Python 3). Standard library only."]
 
 
