@@ -338,6 +338,7 @@ def test_a_timed_export_plays_by_the_clock_with_the_values_its_bot_sets_for_it(b
     names = [p.name for p in found.schema]
     defaults = found.defaults(3)
     moved = away_from_defaults(bot)
+    timed_params = {}
     for label, values in (("defaults", {}), ("own values", moved),
                           ("some at their defaults", {**moved, **{name: defaults[name] for name in
                                                                    list(found.timed.params)[::2]}})):
@@ -345,17 +346,16 @@ def test_a_timed_export_plays_by_the_clock_with_the_values_its_bot_sets_for_it(b
         own = dict(zip(names, (float(v) for v in chosen.seat[0]["params"][:len(names)])))
         assert embedded_params(export_source(chosen, 3, ["untimed"], "cpp")) == pytest.approx(own), label
         timed_text = export_source(chosen, 3, ["timed"], "cpp", 90)
+        timed_params[label] = embedded_params(timed_text)
         clock = {name: value for name, value in found.timed.params.items() if own[name] == float(defaults[name])}
-        assert embedded_params(timed_text) == pytest.approx({**own, **clock}), label
+        assert timed_params[label] == pytest.approx({**own, **clock}), label
         header = timed_text.split("#include")[0]
         for name, value in found.timed.params.items():
             assert (f"{name} = {value:g}" in header) == (name in clock), (label, name)
     if bot == "mcts":
         assert set(found.timed.params) > {"search_forced", "rollout_epsilon"}
-        kept = export_source(bot_with_params(bot, moved, "moved", {}), 3, ["timed"], "cpp", 90)
-        assert embedded_params(kept)["rollout_epsilon"] == pytest.approx(moved["rollout_epsilon"])
-        clocked = export_source(bot_with_params(bot, {}, "defaults", {}), 3, ["timed"], "cpp", 90)
-        assert embedded_params(clocked)["rollout_epsilon"] == pytest.approx(found.timed.params["rollout_epsilon"])
+        assert timed_params["own values"]["rollout_epsilon"] == pytest.approx(moved["rollout_epsilon"])
+        assert timed_params["defaults"]["rollout_epsilon"] == pytest.approx(found.timed.params["rollout_epsilon"])
 
 
 def reported_moves(export: CppExport, seed: int = 17) -> list[dict]:
