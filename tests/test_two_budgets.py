@@ -6,11 +6,12 @@ from __future__ import annotations
 import json
 from functools import partial
 
+import numpy as np
 import pytest
 
 from tests.conftest import DATA, load_study, run_tuner, write_study
 from tuner.measure.runner import GameRunner
-from tuner.search.finals import choose
+from tuner.search.finals import choose, pick, validation_panel
 from tuner.search.samplers import build_sampler
 from tuner.search.tune import open_or_create_study, trial_bot
 from tuner.storage import open_storage
@@ -118,3 +119,35 @@ def test_study_file_rules_for_the_baseline(tmp_path, baseline, message):
     with pytest.raises(StudyFileError) as error:
         read_study_file(path)
     assert message in str(error.value) and "\n" not in str(error.value)
+
+
+def pair_differences(ups: int, downs: int, pairs: int = 20) -> np.ndarray:
+    """A finalist's pair points minus the baseline's on `pairs` seed pairs: `ups` pairs half a point better (one
+    game of the two won instead of lost), `downs` half a point worse, the rest the same."""
+    return np.array([0.5] * ups + [-0.5] * downs + [0.0] * (pairs - ups - downs))
+
+
+@pytest.mark.parametrize("confidence, chosen", [(0.0, "lucky"), (0.9, "baseline")])
+def test_a_gain_within_the_finals_noise_keeps_the_baseline_when_the_study_asks_for_confidence(tmp_path, confidence,
+                                                                                                chosen):
+    """`finals_confidence`: a finalist a point or two above the baseline on 20 pairs, one pair in each direction
+    from a tie, is chosen on its score alone and not when the finals must be 90% sure; a clear gain is chosen
+    either way."""
+    config = read_study_file(write_study(tmp_path, "sure", opponents=["heuristic", "sunrate"],
+                                         finals_confidence=confidence))
+    panel = validation_panel(config)
+    baseline = np.tile(np.linspace(0.0, 1.0, 20), (len(panel), 1))
+    lucky = baseline + np.stack([pair_differences(6, 5), pair_differences(6, 5)])
+    clear = baseline + np.stack([pair_differences(10, 1), pair_differences(9, 1)])
+    scores, sure, label = pick(config, {"baseline": baseline, "lucky": lucky}, panel, "baseline")
+    assert label == chosen and scores["lucky"] > 0 and scores["baseline"] == 0, (scores, sure)
+    if confidence:
+        assert 0.3 < sure["lucky"] < 0.9 and sure["baseline"] == 0
+    assert pick(config, {"baseline": baseline, "lucky": lucky, "clear": clear}, panel, "baseline")[2] == "clear"
+
+
+@pytest.mark.parametrize("value", [1.0, -0.1, "high"])
+def test_finals_confidence_is_a_share_below_one(tmp_path, value):
+    with pytest.raises(StudyFileError) as error:
+        read_study_file(write_study(tmp_path, "bad", finals_confidence=value))
+    assert "finals_confidence" in str(error.value) and "\n" not in str(error.value)

@@ -17,7 +17,9 @@ never saw. With `min-gain` the score is the soft minimum of the two: either grou
 against one group cannot outvote the other. A mean of the two let the held-out search bots, whose gains are large
 and come partly from fooling their playouts, choose the finalist that fooled them most: against styles that no
 study met, that choice lost where the pool's alone gained (docs/strength.md, "Choosing with held-out
-opponents"). The finalist of best score becomes the study's chosen bot (study user attribute `chosen`: its
+opponents"). With `finals_confidence` c > 0, a finalist other than the baseline is chosen only if its score is
+above the baseline's in a share c of bootstrap resamples of the seed pairs: a gain within the finals' noise keeps
+the baseline. The finalist of best score becomes the study's chosen bot (study user attribute `chosen`: its
 parameters, how it was chosen and every finalist's result), which `tuner export` and `study:` names follow.
 Then the chosen bot and the baseline play the gauntlet on other held-out seeds (the `gauntlet` stream), each
 opponent in its own row and each group apart, with their paired differences; a row where the chosen bot is
@@ -62,6 +64,7 @@ from tuner.study.records import TrialRecord
 from tuner.versions import versions, versions_key
 
 LATEST_BATCHES = 3
+FINALS_BOOTSTRAP = 2000  # resamples of the seed pairs behind `finals_confidence`
 
 
 BASELINE = "baseline (trial 0)"
@@ -144,6 +147,30 @@ def choice_score(config: StudyConfig, gains: dict, panel: dict) -> float:
     return summary([summary(values) for values in groups if values])
 
 
+def confidence_over_baseline(config: StudyConfig, gains: np.ndarray, panel: dict) -> float:
+    """The share of bootstrap resamples of the validation seed pairs in which a finalist's score is above the
+    baseline's: `gains` are its pair points minus the baseline's on the same pairs (opponents, pairs), resampled
+    pair by pair across the panel (every opponent plays the same seeds), with the study's seed."""
+    rng = np.random.default_rng([config.seed, FINALS_BOOTSTRAP])
+    picks = rng.integers(0, gains.shape[1], size=(FINALS_BOOTSTRAP, gains.shape[1]))
+    means = gains[:, picks].mean(axis=2).T  # (resamples, opponents)
+    return float(np.mean([choice_score(config, dict(zip(panel, row)), panel) > 0 for row in means]))
+
+
+def pick(config: StudyConfig, points: dict, panel: dict, baseline_label: str) -> tuple[dict, dict, str]:
+    """Each finalist's score and confidence over the baseline, and the label of the one to choose, from their pair
+    points on the same seeds ({label: (opponents, pairs)}): the best score among the baseline and the finalists
+    sure enough to beat it (`finals_confidence`); on a tie, the baseline."""
+    reference = points[baseline_label]
+    scores = {label: choice_score(config, dict(zip(panel, (p - reference).mean(axis=1))), panel)
+              for label, p in points.items()}
+    confidence = {label: confidence_over_baseline(config, p - reference, panel) if config.finals_confidence else 1.0
+                  for label, p in points.items()}
+    eligible = [label for label in points
+                if label == baseline_label or confidence[label] >= config.finals_confidence]
+    return scores, confidence, max(eligible, key=lambda label: (scores[label], label == baseline_label))
+
+
 def choose(config: StudyConfig, runner: GameRunner, study, space, sampler, bot_of, notify=print,
            shared: Shared = played_here) -> Optional[dict]:
     """Play the finalists on held-out seeds (`shared` with the study's other workers), record and return the chosen
@@ -169,13 +196,16 @@ def choose(config: StudyConfig, runner: GameRunner, study, space, sampler, bot_o
     for finalist, evaluation in results:
         if finalist.trial is not None:
             study.set_user_attr(validation_key(finalist.trial), _validation_record(config, finalist, evaluation))
-    points = {f.label: pair_points(e.margins).mean(axis=1) for f, e in results}  # per opponent
-    reference = points[next(f.label for f, _ in results if f.params == space.baseline())]
-    scores = {label: choice_score(config, dict(zip(panel, p - reference)), panel) for label, p in points.items()}
-    best, evaluation = max(results, key=lambda r: (scores[r[0].label], r[0].label == BASELINE))
+    baseline_label = next(f.label for f, _ in results if f.params == space.baseline())
+    scores, confidence, label = pick(config, {f.label: pair_points(e.margins) for f, e in results}, panel,
+                                     baseline_label)
+    best, evaluation = next(r for r in results if r[0].label == label)
+    sure = {label: f", {c:.0%} sure" if config.finals_confidence else "" for label, c in confidence.items()}
     notify(f"chosen on {evaluation.overall.games} held-out games: {best.label}, score {scores[best.label]:+.1%} "
            f"over the baseline (among {len(results)} finalists: "
-           + ", ".join(f"{f.label} {scores[f.label]:+.1%}" for f, _ in results) + ")")
+           + ", ".join(f"{f.label} {scores[f.label]:+.1%}{sure[f.label]}" for f, _ in results) + ")"
+           + (f"; a finalist replaces the baseline only if {config.finals_confidence:.0%} sure to beat it"
+              if config.finals_confidence else ""))
     summary, summaries = ("soft minimum", "soft minima") if config.objectives == "min-gain" else ("mean", "means")
     groups = (f"the {summary} of the two groups' {summaries} of its gains: against the pool's opponents "
               f"({', '.join(config.validation_opponents)}) and against the held-out ones "
@@ -188,9 +218,14 @@ def choose(config: StudyConfig, runner: GameRunner, study, space, sampler, bot_o
               "search_params": best.params, "finals_params": config.finals,
               "how": f"the best gain over the baseline on {len(seeds)} held-out seed pairs{budget}: {groups}; "
                      f"among {len(results)} finalists: the {config.finalists} best fully played trials, the "
-                     f"latest batches' best, CMA-ES's mean and the baseline",
+                     f"latest batches' best, CMA-ES's mean and the baseline"
+                     + (f"; a finalist replaces the baseline only if its score is above the baseline's in "
+                        f"{config.finals_confidence:.0%} of {FINALS_BOOTSTRAP} resamples of the seed pairs"
+                        if config.finals_confidence else ""),
+              "finals_confidence": config.finals_confidence,
               "finalists": [{"label": f.label, "trial": f.trial, "score": round(scores[f.label], 6),
-                             **e.overall.to_json()} for f, e in results],
+                             "confidence": round(confidence[f.label], 6), **e.overall.to_json()}
+                            for f, e in results],
               "validation": _validation_record(config, best, evaluation), "date": now_iso()}
     study.set_user_attr("chosen", chosen)
     study.set_user_attr("validation", chosen["validation"])

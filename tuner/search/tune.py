@@ -190,7 +190,8 @@ def finish(config: StudyConfig, runner: GameRunner, study, space, sampler, bot_o
     finished = count_trials(study)["COMPLETE"]
     recorded = study.user_attrs.get("chosen")
     if recorded is None or recorded.get("finished") != finished or \
-            recorded.get("finals_params", {}) != config.finals:
+            recorded.get("finals_params", {}) != config.finals or \
+            recorded.get("finals_confidence", 0.0) != config.finals_confidence:
         chosen = choose(config, runner, study, space, sampler, bot_of, notify=report.message, shared=shared)
         if chosen is None:
             return None

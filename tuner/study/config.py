@@ -73,6 +73,7 @@ class StudyConfig:
     validation_pairs = AsWritten[int]()
     held_out_opponents = AsWritten[list[str]]()
     finalists = AsWritten[int]()
+    finals_confidence = AsWritten[float]()
     first_timeout = AsWritten[float]()
     turn_timeout = AsWritten[float]()
     heartbeat_interval = AsWritten[int]()

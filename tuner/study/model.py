@@ -140,6 +140,11 @@ class StudyFile(BaseModel):
         "integer >= 0", "at the end of a run, the best fully played trials re-evaluated on held-out seeds against "
         "`validation_opponents`, with the latest generations' best and CMA-ES's mean: the best of them becomes "
         "the study's exported bot (0: the best trial of the search)"))
+    finals_confidence: float = Field(0.0, ge=0, lt=1, **field_doc(
+        "number in [0, 1)", "how sure the finals must be that a finalist beats the baseline to choose it: the share "
+        "of bootstrap resamples of the validation seed pairs in which its score is above the baseline's (0.9: nine "
+        "in ten); a finalist short of it is not chosen, and with none the baseline is. 0: the best score is "
+        "chosen", allowed="a number in [0, 1)"))
     first_timeout: float = Field(1000.0, gt=0, **field_doc(
         "milliseconds > 0", "time limit of a program's first answer in a game (CodinGame: 1000)",
         allowed="a number of milliseconds > 0"))
