@@ -200,7 +200,8 @@ def choose(config: StudyConfig, runner: GameRunner, study, space, sampler, bot_o
     scores, confidence, label = pick(config, {f.label: pair_points(e.margins) for f, e in results}, panel,
                                      baseline_label)
     best, evaluation = next(r for r in results if r[0].label == label)
-    sure = {label: f", {c:.0%} sure" if config.finals_confidence else "" for label, c in confidence.items()}
+    sure = {label: f", {c:.0%} sure" if config.finals_confidence and label != baseline_label else ""
+            for label, c in confidence.items()}
     notify(f"chosen on {evaluation.overall.games} held-out games: {best.label}, score {scores[best.label]:+.1%} "
            f"over the baseline (among {len(results)} finalists: "
            + ", ".join(f"{f.label} {scores[f.label]:+.1%}{sure[f.label]}" for f, _ in results) + ")"
