@@ -136,7 +136,7 @@ def test_a_gain_within_the_finals_noise_keeps_the_baseline_when_the_study_asks_f
     config = read_study_file(write_study(tmp_path, "sure", opponents=["heuristic", "sunrate"],
                                          finals_confidence=confidence))
     panel = validation_panel(config)
-    baseline = np.tile(np.linspace(0.0, 1.0, 20), (len(panel), 1))
+    baseline = np.full((len(panel), 20), 0.5)  # each pair a win and a loss
     lucky = baseline + np.stack([pair_differences(6, 5), pair_differences(6, 5)])
     clear = baseline + np.stack([pair_differences(10, 1), pair_differences(9, 1)])
     scores, sure, label = pick(config, {"baseline": baseline, "lucky": lucky}, panel, "baseline")
