@@ -151,3 +151,18 @@ def test_finals_confidence_is_a_share_below_one(tmp_path, value):
     with pytest.raises(StudyFileError) as error:
         read_study_file(write_study(tmp_path, "bad", finals_confidence=value))
     assert "finals_confidence" in str(error.value) and "\n" not in str(error.value)
+
+
+def test_a_changed_finals_confidence_chooses_again_on_resume(tmp_path):
+    """A finished study run again with another `finals_confidence` plays its finals again under the new rule (the
+    games are the same; which finalists may be chosen is not)."""
+    fields = dict(trials=4, population=4, pairs=6, opponents=["greedy"], validation_pairs=6, finalists=1)
+    path = write_study(tmp_path, "resume", **fields)
+    first = run_tuner("tune", str(path), "--no-progress")
+    assert first.returncode == 0, first.stderr
+    assert load_study(path).user_attrs["chosen"]["finals_confidence"] == 0.0 and " sure" not in first.stdout
+    write_study(tmp_path, "resume", finals_confidence=0.5, **fields)
+    again = run_tuner("tune", str(path), "--no-progress")
+    assert again.returncode == 0, again.stderr
+    assert "only if 50% sure to beat it" in again.stdout
+    assert load_study(path).user_attrs["chosen"]["finals_confidence"] == 0.5
