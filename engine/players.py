@@ -36,6 +36,9 @@ class PlayerStartError(RuntimeError):
     """A program that cannot be started."""
 
 
+MAX_TIME_LIMIT_MS = 3_600_000  # one hour: far more than any answer needs; a huge limit overflows the waits
+
+
 @dataclass(frozen=True)
 class TimeLimits:
     """Answer time limits in milliseconds: the first answer, then every later one (CodinGame: 1000 / 100)."""

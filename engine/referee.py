@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Optional
 
+from engine.files import replaced_atomically
 from engine.game import Game, Outcome
 from engine.players import Ending, Player, PlayerReport, TimeLimits
 
@@ -118,9 +119,6 @@ def _play(seed: int, league: int, players: list[Player], limits: TimeLimits, tra
 
 
 def write_trace(path: Path, records: list) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".tmp")
-    with open(tmp, "w", encoding="utf-8") as handle:
+    with replaced_atomically(path) as handle:
         for record in records:
-            handle.write(json.dumps(record, separators=(",", ":")) + "\n")
-    tmp.replace(path)
+            handle.write((json.dumps(record, separators=(",", ":")) + "\n").encode("utf-8"))

@@ -92,9 +92,9 @@ def read_records(path: Path) -> list[dict]:
     for key in HEADER_FIELDS + ("p0", "p1"):
         if key not in header:
             raise TraceError(f"{path}: the header has no '{key}' field")
-    if not isinstance(header["seed"], int) or not -(2**63) <= header["seed"] < 2**63:
+    if type(header["seed"]) is not int or not -(2**63) <= header["seed"] < 2**63:  # bool is an int, 1.0 == 1
         raise TraceError(f"{path}: header seed {header['seed']!r} is not a 64-bit integer")
-    if header["league"] not in (1, 2, 3):
+    if type(header["league"]) is not int or header["league"] not in (1, 2, 3):
         raise TraceError(f"{path}: header league {header['league']!r} is not 1, 2 or 3")
     return records
 

@@ -157,9 +157,14 @@ def test_exported_greedy_plays_the_same_games_as_the_engine(greedy_export):
 def test_export_command_errors_are_one_line(tmp_path):
     bad = tmp_path / "params.json"
     bad.write_text(json.dumps({"bot": "heuristic", "params": {"no_such_param": 1}}))
+    no_bot, true_league = tmp_path / "no_bot.json", tmp_path / "true_league.json"
+    no_bot.write_text(json.dumps({"bot": None, "params": {}}))
+    true_league.write_text(json.dumps({"bot": "heuristic", "league": True, "params": {}}))
     for args, needle in ((["--bot", "random"], "cannot be exported"),
                          (["--params", str(tmp_path / "missing.json")], "no such parameter file"),
                          (["--params", str(bad)], "unknown parameter 'no_such_param'"),
+                         (["--params", str(no_bot)], f"{no_bot}: field 'bot': must be a bot's name, got null"),
+                         (["--params", str(true_league)], "field 'league' must be 1, 2 or 3, got true"),
                          (["--bot", "greedy", "--params", str(bad)], "give one of")):
         result = run_tuner("export", *args, "-o", str(tmp_path / "out.py"))
         assert result.returncode == 2 and needle in result.stderr and "Traceback" not in result.stderr

@@ -278,3 +278,9 @@ def test_export_by_name_writes_a_standalone_file(tmp_path):
         path = tmp_path / f"{bot}.py"
         text = export_bot(parse_bot(bot, 3), 3, path, ["test"])
         assert "numba" not in text and "numpy" not in text and f"{bot}_move(mp, s, 0, SEAT)" in text
+
+
+def test_a_parameter_given_twice_in_a_bot_name_is_refused():
+    assert parse_bot("sunrate:horizon=3,w_cost=1", 3).params["horizon"] == 3
+    with pytest.raises(BotSpecError, match="parameter 'horizon' is given twice"):
+        parse_bot("sunrate:horizon=3,horizon=5", 3)

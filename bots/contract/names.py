@@ -87,6 +87,8 @@ def _pairs(schema: Schema, name: str, arg: str) -> dict:
         key = key.strip()
         if not sep or not key:
             raise BotSpecError(f"bot {name!r}: expected name=value pairs separated by commas, got {item!r}")
+        if key in values:
+            raise BotSpecError(f"bot {name!r}: parameter {key!r} is given twice")
         try:
             value: object = int(text) if text.strip().lstrip("+-").isdigit() else float(text)
         except ValueError:

@@ -51,12 +51,17 @@ def read_param_file(path: Path) -> ParamFile:
     if unknown:
         raise ParamError(f"{where}: unknown field {unknown[0]!r} (allowed: bot, league, params, source)")
     league = data.get("league", 3)
-    if league not in (1, 2, 3):
-        raise ParamError(f"{where}: field 'league' must be 1, 2 or 3, got {league!r}")
+    if type(league) is not int or league not in (1, 2, 3):
+        raise ParamError(f"{where}: field 'league' must be 1, 2 or 3, got {json.dumps(league)}")
     source = data.get("source", {})
     if not isinstance(source, dict):
         raise ParamError(f"{where}: field 'source' must be an object")
-    schema = schema_for(data["bot"])
+    try:
+        if not isinstance(data["bot"], str):
+            raise ParamError(f"must be a bot's name, got {json.dumps(data['bot'])}")
+        schema = schema_for(data["bot"])
+    except ParamError as error:
+        raise ParamError(f"{where}: field 'bot': {error}") from None
     params = schema.validate(data["params"], where)
     return ParamFile(data["bot"], league, params, source)
 

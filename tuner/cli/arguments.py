@@ -52,11 +52,34 @@ def positive_float(text: str) -> float:
     return value
 
 
+def timeout_ms(text: str) -> float:
+    """A time limit in milliseconds, in (0, MAX_TIME_LIMIT_MS]."""
+    from engine.players import MAX_TIME_LIMIT_MS  # the referee's processes: loaded when a limit is given
+
+    expected = f"expected a number of milliseconds in (0, {MAX_TIME_LIMIT_MS:,}] (at most one hour)"
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{expected}, got {text!r}") from None
+    if not 0 < value <= MAX_TIME_LIMIT_MS:
+        raise argparse.ArgumentTypeError(f"{expected}, got {text!r}")
+    return value
+
+
 def add_time_limits(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--first-timeout", type=positive_float, default=1000.0, metavar="MS",
-                        help="time limit for a program's first answer, ms (default 1000, as on CodinGame)")
-    parser.add_argument("--turn-timeout", type=positive_float, default=100.0, metavar="MS",
-                        help="time limit for every later answer, ms (default 100, as on CodinGame)")
+    parser.add_argument("--first-timeout", type=timeout_ms, default=1000.0, metavar="MS",
+                        help="time limit for a program's first answer, ms (default 1000, as on CodinGame; at most "
+                             "one hour)")
+    parser.add_argument("--turn-timeout", type=timeout_ms, default=100.0, metavar="MS",
+                        help="time limit for every later answer, ms (default 100, as on CodinGame; at most one hour)")
+
+
+MAX_GAMES = 10_000_000
+
+
+def games_count(text: str) -> int:
+    """A number of games: a positive integer, at most MAX_GAMES (the games' results are held in memory)."""
+    return _integer(text, 1, MAX_GAMES, f"expected a number of games in [1, {MAX_GAMES:,}]")
 
 
 def non_negative_int(text: str) -> int:

@@ -12,7 +12,7 @@ def register(commands) -> None:
     parser.add_argument("--bot", default="greedy",
                         help="greedy: the yardstick workload (greedy 12,2 vs 14,3); any other in-engine bot "
                              "plays itself (default greedy)")
-    parser.add_argument("--games", type=arguments.positive_int, default=300_000, help="seeds 1..N (default 300000)")
+    parser.add_argument("--games", type=arguments.games_count, default=300_000, help="seeds 1..N (default 300000)")
     arguments.add_jobs(parser, how="K processes, each playing its share of the seeds")
     parser.add_argument("--json", action="store_true", help="print one JSON line (the yardstick's fields)")
     parser.set_defaults(run=run)

@@ -16,6 +16,7 @@ from pathlib import Path
 
 from export.languages import DEFAULT_TIME_MS, FIRST_TURN_FACTOR, LANGUAGES
 from tuner.cli import arguments
+from tuner.cli.outputs import check_output
 from tuner.errors import UserError
 
 CPP_SUFFIXES = (".cpp", ".cc", ".cxx")
@@ -104,6 +105,23 @@ def export_program_params(study: Path, trial, output: Path) -> dict:
     return data
 
 
+def _bot_file_options(args) -> tuple:
+    """The options that shape an exported bot's file: (name, value or None)."""
+    return ("--lang", args.lang), ("--time-ms", args.time_ms), ("--params-out", args.params_out)
+
+
+def check_outputs(args, config) -> None:
+    """Before any work: -o and --params-out are files that can be written without destroying what the export
+    reads (the study file, its journal, the parameter file, the template) or each other."""
+    from tuner.storage.url import StorageURL
+
+    journal = StorageURL(config.storage).file if config is not None else None
+    inputs = {"the study file": args.study, "the study's storage": journal, "the parameter file": args.params,
+              "the template": args.template}
+    check_output(args.output, "-o", inputs)
+    check_output(args.params_out, "--params-out", {**inputs, "the file -o writes": args.output})
+
+
 def language(args) -> str:
     """`--lang`, else the output file's suffix: a C++ source's name asks for C++."""
     if args.lang is not None:
@@ -120,17 +138,24 @@ def run(args) -> int:
     from tuner.study.export_origin import export_header
     from tuner.study.file import read_study_file
 
+    config = read_study_file(Path(args.study)) if args.study is not None else None
+    check_outputs(args, config)
     if args.template is not None:
-        wrong = [name for name, value in (("--params", args.params), ("--bot", args.bot), ("--league", args.league))
-                 if value is not None]
+        wrong = [name for name, value in (("--params", args.params), ("--bot", args.bot), ("--league", args.league),
+                                          *_bot_file_options(args)) if value is not None]
         if args.study is None or wrong:
             why = f", not {' and '.join(wrong)}" if wrong else " (the study whose trial's values it fills in)"
             raise UserError(f"--template takes STUDY.toml [--trial N] -o OUT{why}")
         export_template(Path(args.study), args.trial, args.template, args.output)
         return 0
-    if args.study is not None and read_study_file(Path(args.study)).program is not None:
-        if args.league is not None:
-            raise UserError("--league applies to in-engine bots; a program study exports its parameters")
+    if config is not None and config.program is not None:
+        wrong = [name for name, value in (("--league", args.league), *_bot_file_options(args)) if value is not None]
+        if wrong:
+            raise UserError(f"{' and '.join(wrong)} apply to an exported bot; a program study exports its "
+                            f"parameters as JSON (-o FILE.json), or into its source with --template")
+        if args.output.suffix.lower() != ".json":
+            raise UserError(f"-o {str(args.output)!r}: a program study exports its parameters as JSON: give -o "
+                            f"FILE.json (or --template SOURCE to write them into the program's source)")
         export_program_params(Path(args.study), args.trial, args.output)
         return 0
     args.lang = language(args)

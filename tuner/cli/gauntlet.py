@@ -5,8 +5,10 @@ ones), each with its mean gain, and how much of the in-pool gain survives on the
 from __future__ import annotations
 
 import json
+import sys
 
 from tuner.cli import arguments
+from tuner.cli.match import EXIT_ALWAYS_DISQUALIFIED
 from tuner.errors import UserError
 
 
@@ -18,7 +20,7 @@ def register(commands) -> None:
     parser.add_argument("--held-out", nargs="+", default=[], metavar="OPPONENT",
                         help="opponents the bot's tuning never met, reported as a group of their own")
     parser.add_argument("--baseline", metavar="BOT2", help="a bot to compare with, on the same seeds")
-    parser.add_argument("--games", type=arguments.positive_int, default=1000,
+    parser.add_argument("--games", type=arguments.games_count, default=1000,
                         help="games per opponent and bot, even: each seed twice, sides swapped (default 1000)")
     parser.add_argument("--league", type=arguments.league, default=3, help="1, 2 or 3 (default 3)")
     arguments.add_jobs(parser)
@@ -64,4 +66,9 @@ def run(args) -> int:
               f"of {len(opponents)} opponents in league {args.league} (seed {args.seed})")
         for line in gauntlet.table():
             print("  " + line)
+    if gauntlet.broken_opponents:
+        print(f"error: {' and '.join(gauntlet.broken_opponents)} was disqualified in every game: "
+              f"{'its row measures' if len(gauntlet.broken_opponents) == 1 else 'their rows measure'} nothing",
+              file=sys.stderr)
+        return EXIT_ALWAYS_DISQUALIFIED
     return 1 if gauntlet.regressions else 0

@@ -4,9 +4,10 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Optional
 
 from tuner.cli import arguments
+from tuner.cli.outputs import check_output, reported_write_errors
 from tuner.errors import EXIT_INTERRUPTED, UserError
 
 if TYPE_CHECKING:
@@ -16,7 +17,7 @@ if TYPE_CHECKING:
 def register(commands) -> None:
     parser = commands.add_parser("league", help="play every pair of bots and rank them (games kept in a SQLite file)")
     parser.add_argument("bots", nargs="+", metavar="BOT", help="two bots or more (any bot name, cmd: programs too)")
-    parser.add_argument("--games", type=arguments.positive_int, default=None,
+    parser.add_argument("--games", type=arguments.games_count, default=None,
                         help="games per pair, even: N/2 seeds, each twice with sides swapped (default: the "
                              "database's last run, 100 for a new one)")
     parser.add_argument("--db", type=Path, default=Path("league.db"), metavar="FILE",
@@ -28,7 +29,9 @@ def register(commands) -> None:
                         help="picks the game seeds, fixed when the database is created (default 0)")
     arguments.add_jobs(parser)
     parser.add_argument("--json", action="store_true", help="print one JSON object")
-    parser.add_argument("--plot", type=Path, metavar="FILE.png", help="write the win-rate matrix as a heatmap")
+    parser.add_argument("--plot", type=Path, metavar="FILE.png",
+                        help="write the win-rate matrix as a heatmap (.png, .svg, .pdf, ...; .png is added to a "
+                             "name without an extension)")
     arguments.add_time_limits(parser)
     parser.set_defaults(run=run)
 
@@ -42,6 +45,7 @@ def run(args) -> int:
 
     if args.games is not None and args.games % 2:
         raise UserError(f"--games must be even (each seed is played twice with sides swapped), got {args.games}")
+    plot = plot_file(args.plot, args.db)
     settings = league_settings(args.db, args.league, args.seed, args.games)
     try:
         bots = [parse_bot_name(name, settings.league) for name in args.bots]
@@ -68,11 +72,12 @@ def run(args) -> int:
         standings = Standings.of(db, bots, ids)
     finally:
         db.close()
-    if args.plot is not None:
+    if plot is not None:
         from tuner.view.league_plot import plot_win_rates
 
-        plot_win_rates(standings.matrix(), args.plot,
-                       f"league {settings.league}, seed {settings.seed}, {settings.games} games per pair")
+        with reported_write_errors(plot, "--plot"):
+            plot_win_rates(standings.matrix(), plot,
+                           f"league {settings.league}, seed {settings.seed}, {settings.games} games per pair")
     if args.json:
         report = standings.to_json()
         report["settings"].update({"database": str(args.db), "first_timeout_ms": limits.first_ms,
@@ -80,9 +85,26 @@ def run(args) -> int:
         print(json.dumps({**report, "played": played, "versions": versions()}))
         return 0
     print_table(standings, args.db, played)
-    if args.plot is not None:
-        print(f"win-rate matrix written to {args.plot}")
+    if plot is not None:
+        print(f"win-rate matrix written to {plot}")
     return 0
+
+
+def plot_file(path: Optional[Path], db: Path) -> Optional[Path]:
+    """The picture `--plot` writes, checked before any game: `path`, with .png added to a name without an
+    extension (as matplotlib does), in a format matplotlib writes."""
+    if path is None:
+        return None
+    from matplotlib.backend_bases import FigureCanvasBase  # only for --plot, as tuner.view.league_plot
+
+    check_output(path, "--plot", {"the league database": db})
+    picture = path if path.suffix else path.with_name(path.name + ".png")
+    formats = sorted(FigureCanvasBase.get_supported_filetypes())
+    if picture.suffix[1:].lower() not in formats:
+        raise UserError(f"--plot {str(path)!r}: {picture.suffix} is not a picture format; give a file name "
+                        f"ending in .{', .'.join(formats)}")
+    check_output(picture, "--plot", {"the league database": db})
+    return picture
 
 
 class _Progress:

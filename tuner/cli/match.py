@@ -13,7 +13,7 @@ def register(commands) -> None:
     parser = commands.add_parser("match", help="play N games between two bots and compare them")
     parser.add_argument("bot_a", metavar="A", help="the bot to evaluate")
     parser.add_argument("bot_b", metavar="B", help="its opponent")
-    parser.add_argument("--games", type=arguments.positive_int, default=1000,
+    parser.add_argument("--games", type=arguments.games_count, default=1000,
                         help="number of games, even: N/2 seeds, each played twice with sides swapped (default 1000)")
     parser.add_argument("--league", type=arguments.league, default=3, help="1, 2 or 3 (default 3)")
     arguments.add_jobs(parser)

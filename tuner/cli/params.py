@@ -19,10 +19,24 @@ def _number(value) -> str:
     return str(value) if isinstance(value, int) else f"{value:g}"
 
 
+def _range(row: dict) -> str:
+    """A number parameter's [low, high], or a choice parameter's values (its low and high are None)."""
+    if row["type"] == "choice":
+        return "one of " + ", ".join(json.dumps(choice) for choice in row["choices"])
+    return f"[{_number(row['low'])}, {_number(row['high'])}]"
+
+
+def _default(value) -> str:
+    return json.dumps(value) if isinstance(value, (str, bool)) else _number(value)
+
+
 def run(args) -> int:
     from bots.contract.schema import ParamError
-    from bots.registry import schema_for  # loaded when the command runs (tuner/cli/__init__.py), as below
+    from bots.registry import REGISTERED, plugin, schema_for  # loaded when the command runs (tuner/cli/__init__.py)
 
+    if args.bot in REGISTERED and plugin(args.bot).schema is None:
+        print("[]" if args.json else f"bot {args.bot!r} has no parameters")
+        return 0
     try:
         schema = schema_for(args.bot)
     except ParamError as error:
@@ -32,7 +46,7 @@ def run(args) -> int:
         print(json.dumps(rows, indent=1))
         return 0
     table = [("name", "type", "range", "default", "meaning")]
-    table += [(r["name"], r["type"], f"[{_number(r['low'])}, {_number(r['high'])}]", _number(r["default"]), r["doc"])
+    table += [(r["name"], r["type"], _range(r), _default(r["default"]), r["doc"])
               for r in rows]
     widths = [max(len(row[i]) for row in table) for i in range(4)]
     for row in table:

@@ -4,6 +4,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from tuner.cli import arguments
+from tuner.cli.outputs import check_output
 from tuner.errors import UserError
 
 
@@ -30,6 +31,8 @@ def run(args) -> int:
     from tuner.study.botnames import parse_bot_name
     from tuner.view import write_replay
 
+    check_output(args.trace, "--trace")
+    check_output(args.html, "--html", {"the --trace file": args.trace})
     try:
         bots = [parse_bot_name(args.bot_a, args.league), parse_bot_name(args.bot_b, args.league)]
     except BotSpecError as error:

@@ -23,7 +23,8 @@ def run(args) -> int:
         except TraceError as error:
             unreadable += 1
             message = str(error)
-            print(message if message.startswith(str(path)) else f"{path}: {message}", file=sys.stderr)
+            where = message if message.startswith(str(path)) else f"{path}: {message}"
+            print(f"tuner replay: error: {where}", file=sys.stderr)
             continue
         if difference is None:
             print(f"{path}: ok")

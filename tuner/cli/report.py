@@ -4,13 +4,15 @@ from __future__ import annotations
 from pathlib import Path
 
 from tuner.cli import arguments
+from tuner.cli.outputs import check_output_folder
 
 
 def register(commands) -> None:
     parser = commands.add_parser("report", help="print a study's top trials and write its plots as HTML")
     parser.add_argument("study", type=Path, metavar="STUDY.toml", help="the study file")
     parser.add_argument("--out", type=Path, metavar="DIR",
-                        help="directory for the HTML plots (default: <study file name>-report/ beside it)")
+                        help="folder for the HTML plots, made if missing; its files of the same names are replaced "
+                             "(default: <study file name>-report/ beside the study file)")
     parser.add_argument("--top", type=arguments.positive_int, default=10, metavar="N",
                         help="trials in the table (default 10)")
     parser.add_argument("--no-plots", action="store_true", help="print the tables only")
@@ -22,10 +24,14 @@ def run(args) -> int:
     import pandas as pd  # loaded when the command runs (tuner/cli/__init__.py), as the two below
 
     from tuner.study.file import read_study_file
-    from tuner.view.report import build_report
+    from tuner.view.report import build_report, default_out_dir
 
     config = read_study_file(args.study, args.storage)
-    report = build_report(config, args.out, args.top, plots=not args.no_plots)
+    out = args.out or default_out_dir(config)
+    if not args.no_plots:
+        check_output_folder(out, "--out", {"the study file": config.path,
+                                           "the study's storage": config.storage_url.file})
+    report = build_report(config, out, args.top, plots=not args.no_plots)
     c = report.counts
     print(f"study {config.name!r}: {c['trials']} trials ({c['fully played']} fully played, {c['pruned']} pruned, "
           f"{c['failed']} failed)")

@@ -2,14 +2,22 @@
 
     tuner storage info STUDY.toml                       format, size, trials, bytes per trial, snapshot
     tuner storage export-plain STUDY.toml OUT.journal   the plain Optuna journal of the study's journal (what
-                                                        `optuna-dashboard OUT.journal` and any Optuna program read)
-    tuner storage import-plain PLAIN.journal OUT.journal
+                                                        `optuna-dashboard OUT.journal` and any Optuna program read;
+                                                        an older export there is replaced)
+    tuner storage import-plain PLAIN.journal OUT.journal [--replace]
                                                         the compact journal of a plain one (point the study's
-                                                        `storage` at OUT, or rename it over the plain one)
+                                                        `storage` at OUT, or rename it over the plain one); an
+                                                        existing OUT, maybe a study's journal, is refused unless
+                                                        --replace is given
+
+A file is written whole or not at all (a temporary file renamed over it), and never over the study file or the
+journal being read.
 """
 from __future__ import annotations
 
 from pathlib import Path
+
+from tuner.cli.outputs import check_output, reported_write_errors
 
 
 def register(commands) -> None:
@@ -22,12 +30,16 @@ def register(commands) -> None:
     info.set_defaults(run=run_info)
     export = actions.add_parser("export-plain", help="write the study's journal as a plain Optuna journal file")
     export.add_argument("study", type=Path, metavar="STUDY.toml", help="the study file")
-    export.add_argument("out", type=Path, metavar="OUT.journal", help="the plain journal to write")
+    export.add_argument("out", type=Path, metavar="OUT.journal",
+                        help="the plain journal to write (an older one there is replaced)")
     export.add_argument("--storage", metavar="PATH", help="journal instead of the study file's")
     export.set_defaults(run=run_export_plain)
     convert = actions.add_parser("import-plain", help="write the compact journal of a plain Optuna journal file")
     convert.add_argument("plain", type=Path, metavar="PLAIN.journal", help="a plain Optuna journal file")
-    convert.add_argument("out", type=Path, metavar="OUT.journal", help="the compact journal to write")
+    convert.add_argument("out", type=Path, metavar="OUT.journal",
+                         help="the compact journal to write: a new file, unless --replace is given")
+    convert.add_argument("--replace", action="store_true",
+                         help="replace OUT.journal if it exists (it may be a study's journal, whose trials are lost)")
     convert.set_defaults(run=run_import_plain)
 
 
@@ -52,11 +64,10 @@ def _journal_of(args) -> tuple:
     return config, path
 
 
-def _check_out(out: Path, source: Path) -> None:
+def _check_out(out: Path, inputs: dict) -> None:
     from tuner.errors import UserError
 
-    if out.exists() and out.resolve() == source.resolve():
-        raise UserError(f"{out}: that is the journal being read; give another file")
+    check_output(out, "OUT.journal", inputs)
     if not out.parent.is_dir():
         raise UserError(f"{out}: directory {out.parent} does not exist")
 
@@ -64,20 +75,23 @@ def _check_out(out: Path, source: Path) -> None:
 def run_export_plain(args) -> int:
     import shutil
 
+    from engine.files import replaced_atomically
     from tuner.errors import UserError
     from tuner.storage.compact import export_plain, file_kind
     from tuner.storage.journal import DamagedJournal, check_journal_file
 
     config, path = _journal_of(args)
-    _check_out(args.out, path)
+    _check_out(args.out, {"the study file": config.path, "the journal being read": path})
     kind = file_kind(str(path))
     try:
-        if kind == "plain":
-            check_journal_file(path)
-            shutil.copyfile(path, args.out)
-            print(f"{path} is a plain Optuna journal already: copied to {args.out}")
-            return 0
-        records = export_plain(str(path), str(args.out))
+        with reported_write_errors(args.out, "OUT.journal"):
+            if kind == "plain":
+                check_journal_file(path)
+                with replaced_atomically(args.out) as handle, open(path, "rb") as source:
+                    shutil.copyfileobj(source, handle)
+                print(f"{path} is a plain Optuna journal already: copied to {args.out}")
+                return 0
+            records = export_plain(str(path), str(args.out))
     except DamagedJournal as error:
         raise UserError(f"{config.path}: {config.storage_source}: {error}") from None
     print(f"{args.out}: {records} records, {args.out.stat().st_size:,} bytes (a plain Optuna journal of {path})")
@@ -89,16 +103,22 @@ def run_import_plain(args) -> int:
     from tuner.storage.compact import file_kind, import_plain
     from tuner.storage.journal import DamagedJournal, check_journal_file
 
+    if args.plain.is_dir():
+        raise UserError(f"{args.plain} is a folder, not a plain Optuna journal file")
     if not args.plain.is_file():
         raise UserError(f"{args.plain}: no such file")
-    _check_out(args.out, args.plain)
+    _check_out(args.out, {"the journal being read": args.plain})
+    if args.out.exists() and not args.replace:
+        raise UserError(f"{args.out} exists already (a study's journal?): give a new file, or --replace to "
+                        f"replace it")
     if file_kind(str(args.plain)) != "plain":
         raise UserError(f"{args.plain} is not a plain Optuna journal file (it does not start with a JSON record)")
     try:
         check_journal_file(args.plain)
     except DamagedJournal as error:
         raise UserError(str(error)) from None
-    records = import_plain(str(args.plain), str(args.out))
+    with reported_write_errors(args.out, "OUT.journal"):
+        records = import_plain(str(args.plain), str(args.out))
     before, after = args.plain.stat().st_size, args.out.stat().st_size
     print(f"{args.out}: {records} records, {after:,} bytes ({before:,} as plain JSON lines)")
     return 0

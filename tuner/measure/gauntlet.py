@@ -52,10 +52,12 @@ class GauntletRow:
     baseline: Optional[Tally] = None
     difference: Optional[Difference] = None
     disqualified: int = 0  # games the bot lost to a disqualification (programs)
+    opponent_disqualified: int = 0  # games the bot won by the opponent's disqualification: they measure nothing
     group: str = ""  # IN_POOL, HELD_OUT, or "" for a panel without groups
 
     def to_json(self) -> dict:
-        out = {"opponent": self.opponent, "bot": self.bot.to_json(), "disqualified": self.disqualified}
+        out = {"opponent": self.opponent, "bot": self.bot.to_json(), "disqualified": self.disqualified,
+               "opponent_disqualified": self.opponent_disqualified}
         if self.group:
             out["group"] = self.group
         if self.baseline is not None:
@@ -88,6 +90,11 @@ class Gauntlet:
         return [r.opponent for r in self.rows if r.difference is not None and r.difference.regression]
 
     @property
+    def broken_opponents(self) -> list:
+        """The opponents disqualified in every game the bot played against them: their rows measure nothing."""
+        return [r.opponent for r in self.rows if r.opponent_disqualified == r.bot.games]
+
+    @property
     def mean_elo_gain(self) -> Optional[float]:
         """The bot's Elo over the baseline's, averaged over the panel (None without a baseline)."""
         gains = [r.difference.elo for r in self.rows if r.difference is not None]
@@ -118,7 +125,7 @@ class Gauntlet:
         rows = []
         for r in data["rows"]:
             row = GauntletRow(r["opponent"], Tally.from_json(r["bot"]), disqualified=r.get("disqualified", 0),
-                              group=r.get("group", ""))
+                              opponent_disqualified=r.get("opponent_disqualified", 0), group=r.get("group", ""))
             if "baseline" in r:
                 d = r["difference"]
                 row.baseline = Tally.from_json(r["baseline"])
@@ -160,6 +167,8 @@ class Gauntlet:
                          f" {d.elo:+5.0f}{flag}")
             if r.disqualified:
                 line += f"  [{r.disqualified} disqualified]"
+            if r.opponent_disqualified:
+                line += f"  [opponent disqualified in {r.opponent_disqualified}]"
             lines.append(line)
         if self.mean_elo_gain is not None:
             lines.append(f"mean Elo gain over the baseline across the {len(self.rows)} opponents: "
@@ -202,9 +211,9 @@ def run_gauntlet(runner: GameRunner, bot: Bot, opponents: dict, pair_seeds, base
     played = runner.play(bot, [opponents[k] for k in names], pair_seeds)
     margins = played.margins.reshape(len(names), n, 2)
     lost = [0] * len(names)
+    opponent_lost = [0] * len(names)
     for d in played.disqualifications:
-        if d.candidate:
-            lost[d.unit // n] += 1
+        (lost if d.candidate else opponent_lost)[d.unit // n] += 1
     base_margins = None
     if baseline is not None:
         base_margins = margins if plays_alike(bot, baseline) else runner.play(
@@ -212,7 +221,8 @@ def run_gauntlet(runner: GameRunner, bot: Bot, opponents: dict, pair_seeds, base
     rows = []
     for i, name in enumerate(names):
         group = (HELD_OUT if name in held_out else IN_POOL) if held_out else ""
-        row = GauntletRow(name, tally(margins[i]), disqualified=lost[i], group=group)
+        row = GauntletRow(name, tally(margins[i]), disqualified=lost[i], opponent_disqualified=opponent_lost[i],
+                          group=group)
         if base_margins is not None:
             row.baseline = tally(base_margins[i])
             mean, ci = paired_difference(margins[i], base_margins[i])

@@ -28,6 +28,7 @@ from typing import Optional
 import numpy as np
 
 from bots.contract.names import Bot
+from bots.contract.plugin import JAVA_LONG_MAX, JAVA_LONG_MIN
 from engine.players import TimeLimits
 from tuner.errors import UserError
 from tuner.measure.matches import play_schedule
@@ -99,6 +100,41 @@ def check_bots(bots: list[Bot]) -> None:
         seen[key] = bot.name
 
 
+@dataclass(frozen=True)
+class _Allowed:
+    says: str  # what the setting may be, as an error message says it
+    valid: Callable[[int], bool]
+    remedy: str  # what the user can do about a bad one
+    default: Optional[int] = None  # taken when the setting is missing; None: a missing one is refused
+
+
+LEAGUE_SETTING = _Allowed("1, 2 or 3", lambda value: value in (1, 2, 3), "use another --db")
+SEED_SETTING = _Allowed("a 64-bit signed integer", lambda value: JAVA_LONG_MIN <= value <= JAVA_LONG_MAX,
+                        "use another --db")
+GAMES_SETTING = _Allowed("an even number of games per pair, 2 or more", lambda value: value >= 2 and value % 2 == 0,
+                         "give --games N to replace it", DEFAULT_GAMES)
+
+
+def _stored(path: Path, stored: dict, key: str, allowed: _Allowed) -> int:
+    """A setting of the league file `path`, or a UserError naming it if the file holds no valid one."""
+    text = stored.get(key)
+    if text is None and allowed.default is not None:
+        return allowed.default
+    value = _integer(text)
+    if value is None or not allowed.valid(value):
+        shown = "missing" if text is None else repr(text)
+        raise UserError(f"{path}: the league database's setting {key!r} is {shown}, not {allowed.says} (a damaged "
+                        f"settings table: {allowed.remedy})")
+    return value
+
+
+def _integer(text: Optional[str]) -> Optional[int]:
+    try:
+        return None if text is None else int(text)
+    except (TypeError, ValueError):
+        return None
+
+
 def league_settings(path: Path, league: Optional[int] = None, seed: Optional[int] = None,
                     games: Optional[int] = None) -> Settings:
     """The settings of a run on the league file `path`, checked against the file if it exists (which is only
@@ -126,13 +162,15 @@ def league_settings(path: Path, league: Optional[int] = None, seed: Optional[int
         if stored and stored.get("version") != str(VERSION):
             raise UserError(f"{path} is a league database of version {stored.get('version')}, this tuner reads "
                             f"version {VERSION}")
-    for key, value in (("league", league), ("seed", seed)):
-        if stored and value is not None and str(value) != stored[key]:
-            raise UserError(f"{path} holds the league --league {stored['league']} --seed {stored['seed']}, not "
-                            f"--{key} {value} (use another --db for another league)")
     if not stored:
         return Settings(3 if league is None else league, 0 if seed is None else seed, games or DEFAULT_GAMES)
-    return Settings(int(stored["league"]), int(stored["seed"]), games or int(stored.get("games", DEFAULT_GAMES)))
+    fixed = Settings(_stored(path, stored, "league", LEAGUE_SETTING), _stored(path, stored, "seed", SEED_SETTING),
+                     games or _stored(path, stored, "games", GAMES_SETTING))
+    for key, value in (("league", league), ("seed", seed)):
+        if value is not None and value != getattr(fixed, key):
+            raise UserError(f"{path} holds the league --league {fixed.league} --seed {fixed.seed}, not "
+                            f"--{key} {value} (use another --db for another league)")
+    return fixed
 
 
 def _tables(connection: sqlite3.Connection) -> set:
@@ -150,16 +188,20 @@ class LeagueDatabase:
         """Open a league file, creating it (and its tables) if it does not exist, with these settings (from
         `league_settings`); the number of games per pair is recorded as the last run's."""
         path = Path(path)
-        connection = sqlite3.connect(path, timeout=60, isolation_level=None)
-        with _transaction(connection):
-            if not _tables(connection):
-                for statement in SCHEMA.split(";"):  # not executescript, which would commit the transaction
-                    if statement.strip():
-                        connection.execute(statement)
-                connection.executemany("INSERT INTO settings VALUES (?, ?)",
-                                       [("format", FORMAT), ("version", str(VERSION)),
-                                        ("league", str(settings.league)), ("seed", str(settings.seed))])
-            connection.execute("INSERT OR REPLACE INTO settings VALUES ('games', ?)", (str(settings.games),))
+        try:
+            connection = sqlite3.connect(path, timeout=60, isolation_level=None)
+            with _transaction(connection):
+                if not _tables(connection):
+                    for statement in SCHEMA.split(";"):  # not executescript, which would commit the transaction
+                        if statement.strip():
+                            connection.execute(statement)
+                    connection.executemany("INSERT INTO settings VALUES (?, ?)",
+                                           [("format", FORMAT), ("version", str(VERSION)),
+                                            ("league", str(settings.league)), ("seed", str(settings.seed))])
+                connection.execute("INSERT OR REPLACE INTO settings VALUES ('games', ?)", (str(settings.games),))
+        except sqlite3.Error as error:
+            raise UserError(f"cannot {'open' if path.exists() else 'create'} the league database {path}: "
+                            f"{error}") from None
         return cls(path, connection, settings)
 
     def close(self) -> None:

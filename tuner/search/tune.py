@@ -16,7 +16,6 @@ The run prints nothing itself: it tells a `RunReport` what happens (the command 
 """
 from __future__ import annotations
 
-import json
 import logging
 import warnings
 from collections.abc import Callable
@@ -29,7 +28,7 @@ import numpy as np
 import optuna
 from optuna.trial import FrozenTrial
 
-from bots.contract.names import PROGRAM_PREFIX, Bot
+from bots.contract.names import PROGRAM_PREFIX, Bot, BotSpecError
 from bots.contract.paramfile import now_iso
 from engine.players import TimeLimits
 from tuner.errors import UserError
@@ -47,9 +46,11 @@ from tuner.search.workers import Plan, WorkerLoop, count_trials
 from tuner.storage import Heartbeat, open_artifact_store, open_storage, save_snapshot, study_lock
 from tuner.study.botnames import study_bot
 from tuner.study.bots import best_trial, trial_params
+from tuner.study.entries import STUDY_PREFIX
 from tuner.study.export_origin import export_header, origin_lines, shown_storage
-from tuner.study.file import SETTING_BEFORE_IT_EXISTED, StudyConfig
+from tuner.study.file import StudyConfig
 from tuner.study.records import TrialRecord
+from tuner.study.same_search import check_same_search
 from tuner.study.space import SearchSpace
 from tuner.study.tunable import tuned_bot
 from tuner.versions import versions, versions_key
@@ -132,14 +133,7 @@ def _check_resume(config: StudyConfig, study, space) -> None:
             raise UserError(f"{config.path}: study {config.name!r} in {config.storage} was not created by "
                             f"`tuner tune` (no recorded settings); choose another 'name'")
         return
-    recorded = attrs["search_settings"]
-    current = config.search_settings()
-    for key in current:
-        was = recorded.get(key, SETTING_BEFORE_IT_EXISTED.get(key))
-        if was != current[key]:
-            raise UserError(f"{config.path}: field {key!r} is {json.dumps(current[key])} but study {config.name!r} "
-                            f"was created with {json.dumps(was)}; a study resumes only with the same "
-                            f"search settings (restore the field, or change 'name' to start a new study)")
+    check_same_search(config, study)
     if attrs.get("schema") != space.schema.describe():
         raise UserError(f"{config.path}: the parameters of bot {config.bot!r} changed since study {config.name!r} "
                         f"was created; change 'name' to start a new study")
@@ -205,12 +199,19 @@ def finish(config: StudyConfig, runner: GameRunner, study, space, sampler, bot_o
     return chosen["validation"]
 
 
-def check_programs(config: StudyConfig, space, limits: TimeLimits) -> None:
-    """Every program of the study (the tuned one, opponents) plays one game first; UserError if one cannot."""
+def check_bots(config: StudyConfig, space, limits: TimeLimits) -> None:
+    """Before any game: every `study:` bot of the study can be built (its study exists and has the trial), and
+    every program (the tuned one, opponents) plays one game; UserError naming the field if one cannot. A finals'
+    opponent that cannot be built would otherwise stop the run after the whole search."""
     tuned = trial_bot(config, space.baseline(), "the tuned bot")
     programs = [("bot", tuned)] if not tuned.in_engine else []
     for field in ("opponents", "validation_opponents", "held_out_opponents"):
         for name in getattr(config, field):
+            if name.startswith(STUDY_PREFIX):
+                try:
+                    study_bot(config, name)
+                except BotSpecError as error:
+                    raise UserError(f"{config.path}: field {field!r}: {error}") from None
             if name.startswith(PROGRAM_PREFIX) and (field, name) not in [(f, b.name) for f, b in programs]:
                 programs.append((field, study_bot(config, name)))
     for field, bot in programs:
@@ -233,7 +234,7 @@ def run_tune(config: StudyConfig, report: RunReport, trials: Optional[int] = Non
     _quiet_optuna()
     space = SearchSpace.for_config(config)
     limits = TimeLimits(config.first_timeout, config.turn_timeout)
-    check_programs(config, space, limits)
+    check_bots(config, space, limits)
     where = f"{config.path}: {config.storage_source}"
     storage = open_storage(config.storage, where, heartbeat=Heartbeat(config.heartbeat_interval, config.grace_period))
     sampler = build_sampler(config, space)

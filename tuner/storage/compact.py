@@ -55,6 +55,7 @@ from typing import Any, BinaryIO, Optional
 from optuna.storages.journal import BaseJournalBackend
 
 from engine.files import replaced_atomically
+from tuner.errors import UserError
 from tuner.optuna_internals import (
     BaseJournalSnapshot,
     JournalOperation,
@@ -321,8 +322,11 @@ class CompactJournalFile(DurableRecords, BaseJournalBackend, BaseJournalSnapshot
         self.replayed = 0  # records decoded from the file (not snapshot) by this process
         self._snapshot_offset: Optional[int] = None  # where the last snapshot loaded or saved stands
         if not os.path.exists(path):
-            with open(path, "ab"):
-                pass
+            try:
+                with open(path, "ab"):
+                    pass
+            except OSError as error:
+                raise UserError(f"cannot create {path}: {error.strerror or error}") from None
         if file_kind(path) not in ("compact", "empty"):
             raise not_a_journal(path)
 

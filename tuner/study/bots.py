@@ -22,6 +22,7 @@ from tuner.errors import UserError
 from tuner.storage import describe_storage, open_storage
 from tuner.study.file import StudyConfig, read_study_file
 from tuner.study.ranking import ranked_trials
+from tuner.study.same_search import check_same_search
 from tuner.study.tunable import tuned_bot
 
 
@@ -39,6 +40,7 @@ def load_existing_study(config: StudyConfig, where: Optional[str] = None):
         names = [s.study_name for s in storage.get_all_studies()]
         raise UserError(f"{config.path}: study {config.name!r} is not in {describe_storage(config.storage)} "
                         f"(studies there: {', '.join(names) if names else 'none'}; run `tuner tune` first)") from None
+    check_same_search(config, study, "is read")
     return storage, study
 
 
@@ -69,8 +71,8 @@ def pick(study, config: StudyConfig, number: Optional[int]) -> Pick:
         trial = None
         if chosen.get("trial") is not None:
             trial = next(t for t in study.get_trials(deepcopy=False) if t.number == chosen["trial"])
-        params = tuned_bot(config).schema.validate(chosen["params"], "chosen", complete=False)
-        return Pick(chosen["label"], trial, {**tuned_bot(config).schema.defaults(), **params}, chosen)
+        params = recorded_params(config, chosen["params"], f"the chosen bot ({chosen['label']})")
+        return Pick(chosen["label"], trial, params, chosen)
     trial = pick_trial(study, config, number)
     return Pick(f"trial {trial.number}", trial, trial_params(config, trial))
 
@@ -93,13 +95,20 @@ def pick_trial(study, config: StudyConfig, number: Optional[int]):
     return trial
 
 
-def trial_params(config: StudyConfig, trial) -> dict:
+def recorded_params(config: StudyConfig, values: dict, what: str) -> dict:
+    """A full parameter set of the study's bot from parameters the study recorded (`what`: whose); UserError when
+    they no longer fit the bot (the study file's `bot`, or the bot's parameters, changed since the study ran)."""
     schema = tuned_bot(config).schema
     try:
-        values = schema.validate(trial.user_attrs["bot_params"], f"trial {trial.number}", complete=False)
+        checked = schema.validate(values, what, complete=False)
     except ParamError as error:
-        raise UserError(f"{config.path}: {error} (the bot's parameters changed since the study ran)") from None
-    return {**schema.defaults(), **values}
+        raise UserError(f"{config.path}: {error} (the study file's bot, now {config.bot!r}, or its parameters "
+                        f"changed since the study ran)") from None
+    return {**schema.defaults(), **checked}
+
+
+def trial_params(config: StudyConfig, trial) -> dict:
+    return recorded_params(config, trial.user_attrs["bot_params"], f"trial {trial.number}")
 
 
 def bot_for_trial(config: StudyConfig, trial, name: str) -> Bot:

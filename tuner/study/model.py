@@ -23,6 +23,7 @@ from bots.contract.names import PROGRAM_PREFIX, BotSpecError
 from bots.contract.paramfile import read_param_file
 from bots.contract.schema import ParamError, Schema
 from bots.registry import schema_for, tunable
+from engine.players import MAX_TIME_LIMIT_MS
 from tuner.storage.url import StorageURL, StorageURLError
 from tuner.study.entries import HALL_OF_FAME, check_bot_name, hall_of_fame_entry, relative_bot
 from tuner.study.overrides import finals_values, search_overrides
@@ -30,6 +31,8 @@ from tuner.study.problems import FieldProblem, show
 from tuner.study.program import ProgramBot, ProgramError
 
 MAX_PAIRS = 100_000
+MAX_TRIALS = 10_000_000
+MAX_HEARTBEAT_S = 86_400  # one day
 SEED_MIN, SEED_MAX = -(2**63), 2**63 - 1
 SAMPLERS = ("cmaes", "tpe", "random", "nsga2")
 
@@ -91,8 +94,9 @@ class StudyFile(BaseModel):
         "number in (0, 1]", "CMA-ES's initial step size, as a fraction of each searched parameter's range: small "
         "values search near the defaults first (Optuna's own default, 1/6, strays far from well-tuned defaults)",
         allowed="a number in (0, 1]", default_text="0.05"))
-    trials: Optional[int] = Field(None, ge=1, **field_doc(
-        "integer >= 1", "total trials of the study (finished ones count on resume); `trials`, `timeout` or both"))
+    trials: Optional[int] = Field(None, ge=1, le=MAX_TRIALS, **field_doc(
+        f"integer >= 1, at most {MAX_TRIALS}", "total trials of the study (finished ones count on resume); "
+        "`trials`, `timeout` or both", allowed=f"an integer >= 1, at most {MAX_TRIALS}"))
     timeout: Optional[float] = Field(None, gt=0, **field_doc(
         "seconds > 0", "time budget of one `tuner tune` run", allowed="a number of seconds > 0"))
     pairs: int = Field(250, ge=1, le=MAX_PAIRS, **field_doc(
@@ -145,18 +149,22 @@ class StudyFile(BaseModel):
         "of bootstrap resamples of the validation seed pairs in which its score is above the baseline's (0.9: nine "
         "in ten); a finalist short of it is not chosen, and with none the baseline is. 0: the best score is "
         "chosen", allowed="a number in [0, 1)"))
-    first_timeout: float = Field(1000.0, gt=0, **field_doc(
-        "milliseconds > 0", "time limit of a program's first answer in a game (CodinGame: 1000)",
-        allowed="a number of milliseconds > 0"))
-    turn_timeout: float = Field(100.0, gt=0, **field_doc(
-        "milliseconds > 0", "time limit of a program's later answers (CodinGame: 100); a busy machine may need "
-        "slack", allowed="a number of milliseconds > 0"))
-    heartbeat_interval: int = Field(10, ge=1, **field_doc(
-        "integer >= 1", "seconds between the heartbeats a running trial records in the storage"))
-    grace_period: int = Field(60, ge=1, **field_doc(
-        "integer > heartbeat_interval", "seconds without a heartbeat after which a running trial is taken for dead "
+    first_timeout: float = Field(1000.0, gt=0, le=MAX_TIME_LIMIT_MS, **field_doc(
+        f"milliseconds in (0, {MAX_TIME_LIMIT_MS}]", "time limit of a program's first answer in a game (CodinGame: "
+        "1000; at most one hour)", allowed=f"a number of milliseconds in (0, {MAX_TIME_LIMIT_MS}] (at most one hour)"))
+    turn_timeout: float = Field(100.0, gt=0, le=MAX_TIME_LIMIT_MS, **field_doc(
+        f"milliseconds in (0, {MAX_TIME_LIMIT_MS}]", "time limit of a program's later answers (CodinGame: 100; at "
+        "most one hour); a busy machine may need slack",
+        allowed=f"a number of milliseconds in (0, {MAX_TIME_LIMIT_MS}] (at most one hour)"))
+    heartbeat_interval: int = Field(10, ge=1, le=MAX_HEARTBEAT_S, **field_doc(
+        f"integer >= 1, at most {MAX_HEARTBEAT_S}", "seconds between the heartbeats a running trial records in the "
+        "storage (at most one day)", allowed=f"an integer >= 1, at most {MAX_HEARTBEAT_S} (seconds: one day)"))
+    grace_period: int = Field(60, ge=1, le=MAX_HEARTBEAT_S, **field_doc(
+        f"integer > heartbeat_interval, at most {MAX_HEARTBEAT_S}", "seconds without a heartbeat after which a "
+        "running trial is taken for dead "
         "(its worker was killed or its machine lost): any worker of the study then marks it FAIL and runs its "
-        "parameters again"))
+        "parameters again (at most one day)",
+        allowed=f"an integer > heartbeat_interval, at most {MAX_HEARTBEAT_S} (seconds: one day)"))
     search: dict[str, Any] = Field({}, **field_doc(
         "table", "search-space overrides: `name = value` fixes a parameter, `name = [low, high]` narrows its range",
         allowed="a table of parameter = value or [low, high]"))

@@ -17,6 +17,7 @@ from typing import Optional
 import optuna
 import pandas as pd
 
+from tuner.errors import UserError
 from tuner.measure.gauntlet import Gauntlet
 from tuner.study.bots import load_existing_study, trial_params, validation_key
 from tuner.study.file import StudyConfig
@@ -136,8 +137,15 @@ class OnceEvaluator(optuna.importance.BaseImportanceEvaluator):
 
 def write_plots(study: UncopiedTrials, config: StudyConfig, out: Path) -> tuple:
     """Optuna's plots of the COMPLETE trials as HTML files in `out`: (files written, [(plot, reason skipped)])."""
-    vis = _optuna_visualization()
+    try:
+        return _write_plots(study, config, out)
+    except OSError as error:
+        raise UserError(f"the plots cannot be written in {out}: {error.strerror or error}"
+                        f"{'' if error.filename is None else f' ({error.filename})'}") from None
 
+
+def _write_plots(study: UncopiedTrials, config: StudyConfig, out: Path) -> tuple:
+    vis = _optuna_visualization()
     out.mkdir(parents=True, exist_ok=True)
     files, skipped = [], []
     if config.multi_objective:
