@@ -104,10 +104,12 @@ def replay_records(records: list[dict]) -> Optional[Difference]:
     header = records[0]
     game = Game(header["seed"], header["league"])
     mine = game.header(header["p0"], header["p1"], header.get("timeouts_ms", [1000, 100]))
-    for key in HEADER_FIELDS:
+    for key in HEADER_FIELDS:  # both ways: a header missing a part of the map (`"map": {}`) differs too
         found = first_difference(header[key], mine[key], key)
-        if found:
-            return Difference("header", *found)
+        missing = first_difference(mine[key], header[key], key)
+        if found or missing:
+            where, expected, got = found or (missing[0], "(missing)", missing[1])
+            return Difference("header", where, expected, got)
 
     for record in records[1:-1]:
         frame = record.get("turn", "?")

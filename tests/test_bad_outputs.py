@@ -100,16 +100,23 @@ def test_export_plain_never_overwrites_the_study_file_or_writes_a_folder(study, 
     assert contents(study, journal) == before
 
 
-def test_import_plain_keeps_an_existing_journal_unless_replace_is_given(study, tmp_path, capsys):
+@pytest.mark.parametrize("action", ["export-plain", "import-plain"])
+def test_export_and_import_plain_keep_an_existing_journal_unless_replace_is_given(study, tmp_path, capsys, action):
     plain = tmp_path / "out.plain"
     assert main(["storage", "export-plain", str(study), str(plain)]) == 0
+    source = study if action == "export-plain" else plain
     existing = tmp_path / "existing.journal"
     existing.write_bytes(b"a study's journal")
-    err = refused(capsys, "storage", "import-plain", str(plain), str(existing))
+    err = refused(capsys, "storage", action, str(source), str(existing))
     assert "exists already" in err and "--replace" in err
     assert existing.read_bytes() == b"a study's journal"
-    assert main(["storage", "import-plain", str(plain), str(existing), "--replace"]) == 0
+    assert main(["storage", action, str(source), str(existing), "--replace"]) == 0
     assert existing.read_bytes()[:8] != b"a study'"
+
+
+def test_import_plain_refuses_folders(study, tmp_path, capsys):
+    plain = tmp_path / "out.plain"
+    assert main(["storage", "export-plain", str(study), str(plain)]) == 0
     assert "is a folder" in refused(capsys, "storage", "import-plain", str(plain), str(tmp_path))
     assert "is a folder, not a plain Optuna journal" in refused(capsys, "storage", "import-plain", str(tmp_path),
                                                               str(tmp_path / "x.journal"))

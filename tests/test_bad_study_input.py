@@ -75,4 +75,24 @@ def test_a_gauntlet_whose_opponent_never_plays_says_so_and_exits_3():
     assert result.returncode == 3, result.stderr
     assert "[opponent disqualified in 2]" in result.stdout
     assert "was disqualified in every game" in result.stderr and "behave.py" in result.stderr
+    result = run_tuner("gauntlet", broken, "--against", "heuristic", "greedy", "--games", "2")
+    assert result.returncode == 3 and "[2 disqualified]" in result.stdout, result.stderr
     assert run_tuner("gauntlet", "greedy", "--against", "heuristic", "--games", "2").returncode == 0
+
+
+def test_a_rewritten_baseline_file_keeps_its_study_readable_but_not_resumable(tmp_path, capsys):
+    base = tmp_path / "base.json"
+    assert main(["export", "--bot", "heuristic", "-o", str(tmp_path / "h.py"), "--params-out", str(base)]) == 0
+    path = write_study(tmp_path, "based", baseline="base.json", trials=2, pairs=4, population=2, validation_pairs=2,
+                       finalists=2, opponents=["greedy"])
+    assert main(["tune", str(path), "--no-progress"]) == 0
+    out = tmp_path / "based.py"
+    err = (capsys.readouterr(), main(["export", str(path), "-o", str(out), "--params-out", str(base)]),
+           capsys.readouterr().err)[2]
+    assert "is the study's baseline file" in err and not out.exists()
+    assert main(["export", "--bot", "heuristic:sell_ratio=1.5", "-o", str(tmp_path / "h2.py"), "--params-out",
+                 str(base)]) == 0  # the baseline file rewritten by hand: the study's search is another one now
+    assert main(["export", str(path), "-o", str(out)]) == 0 and out.exists()
+    capsys.readouterr()
+    assert main(["tune", str(path), "--no-progress", "--trials", "1"]) == 2
+    assert "field 'baseline'" in capsys.readouterr().err

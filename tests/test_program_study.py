@@ -54,7 +54,7 @@ def test_a_program_is_tuned_exported_and_its_filled_source_plays_like_its_trial(
     exported = json.loads(best.read_text())
     assert set(exported["params"]) == set(PARAMETERS) and exported["source"]["study"] == "mine"
     for options, problem in ((["-o", str(tmp_path / "best.cpp")], "give -o FILE.json"),
-                             (["-o", str(best), "--time-ms", "50"], "--time-ms apply to an exported bot"),
+                             (["-o", str(best), "--time-ms", "50"], "--time-ms applies to an exported bot"),
                              (["-o", str(best), "--lang", "cpp", "--params-out", str(tmp_path / "p.json")],
                               "--lang and --params-out apply to an exported bot")):
         refused = run_tuner("export", str(path), *options)

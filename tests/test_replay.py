@@ -58,6 +58,17 @@ def test_replay_detects_a_changed_answer_and_end(conflict_game):
     assert replay_records(records).frame == "END"
 
 
+def test_replay_detects_a_header_that_leaves_out_part_of_the_map(conflict_game):
+    records = copy.deepcopy(conflict_game)
+    records[0]["map"] = {}
+    difference = replay_records(records)
+    assert difference is not None and difference.frame == "header" and difference.field.startswith("map.")
+    assert difference.expected == "(missing)"
+    records = copy.deepcopy(conflict_game)
+    records[0]["global_input"] = records[0]["global_input"][:-1]
+    assert replay_records(records).field == "global_input length"
+
+
 def test_replay_detects_wrong_shadows_and_truncation(conflict_game):
     records = copy.deepcopy(conflict_game)
     gathering = next(i for i in _frames(records, "GATHERING") if records[i]["shadows"])

@@ -112,12 +112,13 @@ def _bot_file_options(args) -> tuple:
 
 def check_outputs(args, config) -> None:
     """Before any work: -o and --params-out are files that can be written without destroying what the export
-    reads (the study file, its journal, the parameter file, the template) or each other."""
+    reads (the study file, its journal and baseline file, the parameter file, the template) or each other."""
     from tuner.storage.url import StorageURL
 
     journal = StorageURL(config.storage).file if config is not None else None
-    inputs = {"the study file": args.study, "the study's storage": journal, "the parameter file": args.params,
-              "the template": args.template}
+    baseline = config.path.parent / config.file.baseline if config is not None and config.file.baseline else None
+    inputs = {"the study file": args.study, "the study's storage": journal, "the study's baseline file": baseline,
+              "the parameter file": args.params, "the template": args.template}
     check_output(args.output, "-o", inputs)
     check_output(args.params_out, "--params-out", {**inputs, "the file -o writes": args.output})
 
@@ -151,7 +152,8 @@ def run(args) -> int:
     if config is not None and config.program is not None:
         wrong = [name for name, value in (("--league", args.league), *_bot_file_options(args)) if value is not None]
         if wrong:
-            raise UserError(f"{' and '.join(wrong)} apply to an exported bot; a program study exports its "
+            raise UserError(f"{' and '.join(wrong)} {'apply' if len(wrong) > 1 else 'applies'} to an exported bot; "
+                            f"a program study exports its "
                             f"parameters as JSON (-o FILE.json), or into its source with --template")
         if args.output.suffix.lower() != ".json":
             raise UserError(f"-o {str(args.output)!r}: a program study exports its parameters as JSON: give -o "

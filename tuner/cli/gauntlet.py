@@ -66,9 +66,9 @@ def run(args) -> int:
               f"of {len(opponents)} opponents in league {args.league} (seed {args.seed})")
         for line in gauntlet.table():
             print("  " + line)
-    if gauntlet.broken_opponents:
-        print(f"error: {' and '.join(gauntlet.broken_opponents)} was disqualified in every game: "
-              f"{'its row measures' if len(gauntlet.broken_opponents) == 1 else 'their rows measure'} nothing",
-              file=sys.stderr)
+    always = gauntlet.always_disqualified
+    if always:
+        print(f"error: {' and '.join(always)} {'was' if len(always) == 1 else 'were'} disqualified in every game: "
+              f"the gauntlet measured nothing there", file=sys.stderr)
         return EXIT_ALWAYS_DISQUALIFIED
     return 1 if gauntlet.regressions else 0

@@ -1,17 +1,15 @@
 """`tuner storage`: a study's journal file as other tools need it, and what it holds.
 
     tuner storage info STUDY.toml                       format, size, trials, bytes per trial, snapshot
-    tuner storage export-plain STUDY.toml OUT.journal   the plain Optuna journal of the study's journal (what
-                                                        `optuna-dashboard OUT.journal` and any Optuna program read;
-                                                        an older export there is replaced)
+    tuner storage export-plain STUDY.toml OUT.journal [--replace]
+                                                        the plain Optuna journal of the study's journal (what
+                                                        `optuna-dashboard OUT.journal` and any Optuna program read)
     tuner storage import-plain PLAIN.journal OUT.journal [--replace]
                                                         the compact journal of a plain one (point the study's
-                                                        `storage` at OUT, or rename it over the plain one); an
-                                                        existing OUT, maybe a study's journal, is refused unless
-                                                        --replace is given
+                                                        `storage` at OUT, or rename it over the plain one)
 
-A file is written whole or not at all (a temporary file renamed over it), and never over the study file or the
-journal being read.
+An existing OUT (maybe a study's journal) is replaced only with --replace, never the study file or the journal
+being read; a file is written whole or not at all (a temporary file renamed over it).
 """
 from __future__ import annotations
 
@@ -31,16 +29,21 @@ def register(commands) -> None:
     export = actions.add_parser("export-plain", help="write the study's journal as a plain Optuna journal file")
     export.add_argument("study", type=Path, metavar="STUDY.toml", help="the study file")
     export.add_argument("out", type=Path, metavar="OUT.journal",
-                        help="the plain journal to write (an older one there is replaced)")
+                        help="the plain journal to write: a new file, unless --replace is given")
     export.add_argument("--storage", metavar="PATH", help="journal instead of the study file's")
+    add_replace(export)
     export.set_defaults(run=run_export_plain)
     convert = actions.add_parser("import-plain", help="write the compact journal of a plain Optuna journal file")
     convert.add_argument("plain", type=Path, metavar="PLAIN.journal", help="a plain Optuna journal file")
     convert.add_argument("out", type=Path, metavar="OUT.journal",
                          help="the compact journal to write: a new file, unless --replace is given")
-    convert.add_argument("--replace", action="store_true",
-                         help="replace OUT.journal if it exists (it may be a study's journal, whose trials are lost)")
+    add_replace(convert)
     convert.set_defaults(run=run_import_plain)
+
+
+def add_replace(parser) -> None:
+    parser.add_argument("--replace", action="store_true",
+                        help="replace OUT.journal if it exists (it may be a study's journal, whose trials are lost)")
 
 
 def usage(parser) -> int:
@@ -64,12 +67,14 @@ def _journal_of(args) -> tuple:
     return config, path
 
 
-def _check_out(out: Path, inputs: dict) -> None:
+def _check_out(args, inputs: dict) -> None:
+    """OUT can be written without destroying an input, and replaces an existing file only with --replace."""
     from tuner.errors import UserError
 
-    check_output(out, "OUT.journal", inputs)
-    if not out.parent.is_dir():
-        raise UserError(f"{out}: directory {out.parent} does not exist")
+    check_output(args.out, "OUT.journal", inputs)
+    if args.out.exists() and not args.replace:
+        raise UserError(f"{args.out} exists already (a study's journal?): give a new file, or --replace to "
+                        f"replace it")
 
 
 def run_export_plain(args) -> int:
@@ -81,7 +86,7 @@ def run_export_plain(args) -> int:
     from tuner.storage.journal import DamagedJournal, check_journal_file
 
     config, path = _journal_of(args)
-    _check_out(args.out, {"the study file": config.path, "the journal being read": path})
+    _check_out(args, {"the study file": config.path, "the journal being read": path})
     kind = file_kind(str(path))
     try:
         with reported_write_errors(args.out, "OUT.journal"):
@@ -107,10 +112,7 @@ def run_import_plain(args) -> int:
         raise UserError(f"{args.plain} is a folder, not a plain Optuna journal file")
     if not args.plain.is_file():
         raise UserError(f"{args.plain}: no such file")
-    _check_out(args.out, {"the journal being read": args.plain})
-    if args.out.exists() and not args.replace:
-        raise UserError(f"{args.out} exists already (a study's journal?): give a new file, or --replace to "
-                        f"replace it")
+    _check_out(args, {"the journal being read": args.plain})
     if file_kind(str(args.plain)) != "plain":
         raise UserError(f"{args.plain} is not a plain Optuna journal file (it does not start with a JSON record)")
     try:

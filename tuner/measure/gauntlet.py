@@ -90,9 +90,11 @@ class Gauntlet:
         return [r.opponent for r in self.rows if r.difference is not None and r.difference.regression]
 
     @property
-    def broken_opponents(self) -> list:
-        """The opponents disqualified in every game the bot played against them: their rows measure nothing."""
-        return [r.opponent for r in self.rows if r.opponent_disqualified == r.bot.games]
+    def always_disqualified(self) -> list:
+        """The programs disqualified in every game they played here, whose games measure nothing: the bot (in
+        every row), then the opponents (in theirs)."""
+        bot = [self.bot] if self.rows and all(r.disqualified == r.bot.games for r in self.rows) else []
+        return bot + [r.opponent for r in self.rows if r.opponent_disqualified == r.bot.games]
 
     @property
     def mean_elo_gain(self) -> Optional[float]:

@@ -188,6 +188,8 @@ class LeagueDatabase:
         """Open a league file, creating it (and its tables) if it does not exist, with these settings (from
         `league_settings`); the number of games per pair is recorded as the last run's."""
         path = Path(path)
+        existed = path.exists()
+        connection = None
         try:
             connection = sqlite3.connect(path, timeout=60, isolation_level=None)
             with _transaction(connection):
@@ -200,7 +202,9 @@ class LeagueDatabase:
                                             ("league", str(settings.league)), ("seed", str(settings.seed))])
                 connection.execute("INSERT OR REPLACE INTO settings VALUES ('games', ?)", (str(settings.games),))
         except sqlite3.Error as error:
-            raise UserError(f"cannot {'open' if path.exists() else 'create'} the league database {path}: "
+            if connection is not None:
+                connection.close()
+            raise UserError(f"cannot {'open' if existed else 'create'} the league database {path}: "
                             f"{error}") from None
         return cls(path, connection, settings)
 

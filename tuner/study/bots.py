@@ -40,7 +40,7 @@ def load_existing_study(config: StudyConfig, where: Optional[str] = None):
         names = [s.study_name for s in storage.get_all_studies()]
         raise UserError(f"{config.path}: study {config.name!r} is not in {describe_storage(config.storage)} "
                         f"(studies there: {', '.join(names) if names else 'none'}; run `tuner tune` first)") from None
-    check_same_search(config, study, "is read")
+    check_same_search(config, study, reading=True)
     return storage, study
 
 
