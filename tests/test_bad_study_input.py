@@ -6,6 +6,7 @@ from __future__ import annotations
 import shutil
 import sys
 
+import pytest
 from conftest import PROGRAMS, run_tuner, write_study
 
 from tuner.cli import main
@@ -60,11 +61,13 @@ def test_an_export_never_writes_over_what_it_reads(tmp_path, tuned_study, capsys
                            "is the study's storage"),
                           (["export", "--bot", "greedy", "-o", str(tmp_path / "e.py"), "--params-out",
                             str(tmp_path / "e.py")], "is the file -o writes"),
-                          (["export", "--bot", "greedy", "-o", ""], "-o '.' is a folder"),
                           (["export", "--bot", "greedy", "-o", str(folder)], "is a folder")):
         assert main(args) == 2, args
         err = capsys.readouterr().err.strip()
         assert len(err.splitlines()) == 1 and problem in err, (args, err)
+    with pytest.raises(SystemExit) as usage:
+        main(["export", "--bot", "greedy", "-o", ""])
+    assert usage.value.code == 2 and "-o/--output: expected a file name, got ''" in capsys.readouterr().err
     assert all(p.read_bytes() == data for p, data in kept.items())
     assert not (tmp_path / "b.py").exists() and not (tmp_path / "e.py").exists()
 

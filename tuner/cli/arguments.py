@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import argparse
 import os
+from pathlib import Path
 
 
 def seed(text: str) -> int:
@@ -36,6 +37,13 @@ def _integer(text: str, low: int, high: float, expected: str) -> int:
     if not low <= value <= high:
         raise argparse.ArgumentTypeError(f"{expected}, got {value}")
     return value
+
+
+def file_path(text: str) -> Path:
+    """A file or folder name: an empty one is refused (`Path("")` would be the current folder)."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError(f"expected a file name, got {text!r}")
+    return Path(text)
 
 
 def positive_int(text: str) -> int:

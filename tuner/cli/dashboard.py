@@ -1,14 +1,12 @@
 """`tuner dashboard STUDY.toml [--port P]`: optuna-dashboard on the study's storage and artifacts."""
 from __future__ import annotations
 
-from pathlib import Path
-
 from tuner.cli import arguments
 
 
 def register(commands) -> None:
     parser = commands.add_parser("dashboard", help="open a study in optuna-dashboard (prints the URL)")
-    parser.add_argument("study", type=Path, metavar="STUDY.toml", help="the study file")
+    parser.add_argument("study", type=arguments.file_path, metavar="STUDY.toml", help="the study file")
     parser.add_argument("--port", type=arguments.port, default=8080, metavar="P",
                         help="port to listen on (default 8080; 0 picks a free one)")
     parser.add_argument("--host", default="127.0.0.1",

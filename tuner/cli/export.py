@@ -26,11 +26,12 @@ def register(commands) -> None:
     parser = commands.add_parser("export", help="export a bot as one standalone Python or C++ file for CodinGame")
     parser.add_argument("study", nargs="?", metavar="STUDY.toml", help="export the best trial of this study")
     parser.add_argument("--trial", type=int, metavar="N", help="with a study: export trial N instead of the best")
-    parser.add_argument("--params", type=Path, metavar="FILE.json", help="a parameter file (any bot with parameters)")
+    parser.add_argument("--params", type=arguments.file_path, metavar="FILE.json",
+                        help="a parameter file (any bot with parameters)")
     parser.add_argument("--bot", help="any exportable bot name (default: heuristic with its schema defaults)")
     parser.add_argument("--league", type=arguments.league,
                         help="league the bot plays (default: the parameter file's or study's league, else 3)")
-    parser.add_argument("--template", type=Path, metavar="SOURCE",
+    parser.add_argument("--template", type=arguments.file_path, metavar="SOURCE",
                         help="with a study: write SOURCE (a program bot's own source) with its `tuner: NAME` lines "
                              "set to the trial's values")
     parser.add_argument("--lang", choices=sorted(LANGUAGES),
@@ -39,8 +40,8 @@ def register(commands) -> None:
     parser.add_argument("--time-ms", type=arguments.positive_int, nargs="?", const=DEFAULT_TIME_MS, metavar="T",
                         help=f"with --lang cpp, a search bot: spend T ms a move (default {DEFAULT_TIME_MS}; "
                              f"{FIRST_TURN_FACTOR} T on the first turn) instead of its fixed budget")
-    parser.add_argument("-o", "--output", type=Path, required=True, metavar="FILE", help="file to write")
-    parser.add_argument("--params-out", type=Path, metavar="FILE.json",
+    parser.add_argument("-o", "--output", type=arguments.file_path, required=True, metavar="FILE", help="file to write")
+    parser.add_argument("--params-out", type=arguments.file_path, metavar="FILE.json",
                         help="also write the bot's parameters as a parameter file (`NAME:FILE.json` bot names)")
     parser.set_defaults(run=run)
 

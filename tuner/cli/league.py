@@ -20,7 +20,7 @@ def register(commands) -> None:
     parser.add_argument("--games", type=arguments.games_count, default=None,
                         help="games per pair, even: N/2 seeds, each twice with sides swapped (default: the "
                              "database's last run, 100 for a new one)")
-    parser.add_argument("--db", type=Path, default=Path("league.db"), metavar="FILE",
+    parser.add_argument("--db", type=arguments.file_path, default=Path("league.db"), metavar="FILE",
                         help="the league's SQLite file; a run plays only the games it does not hold yet "
                              "(default league.db)")
     parser.add_argument("--league", type=arguments.league, default=None,
@@ -29,7 +29,7 @@ def register(commands) -> None:
                         help="picks the game seeds, fixed when the database is created (default 0)")
     arguments.add_jobs(parser)
     parser.add_argument("--json", action="store_true", help="print one JSON object")
-    parser.add_argument("--plot", type=Path, metavar="FILE.png",
+    parser.add_argument("--plot", type=arguments.file_path, metavar="FILE.png",
                         help="write the win-rate matrix as a heatmap (.png, .svg, .pdf, ...; .png is added to a "
                              "name without an extension)")
     arguments.add_time_limits(parser)

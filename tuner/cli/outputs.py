@@ -23,11 +23,11 @@ def _same_file(a: Path, b: Path) -> bool:
 
 def check_output(path: Optional[PathLike], what: str, inputs: Optional[dict[str, Optional[PathLike]]] = None) -> None:
     """UserError unless `path` (the `what` a command is about to write, e.g. "--out") can be written as a file
-    without destroying one of `inputs` ({what it is: its path}, None for absent ones): an empty name, an existing
-    folder, an input's own path and a file its folder cannot take are refused."""
+    without destroying one of `inputs` ({what it is: its path}, None for absent ones): an existing folder, an
+    input's own path and a file its folder cannot take are refused (an empty name: `arguments.file_path`)."""
     if path is None:
         return
-    target = _named(path, what)
+    target = Path(path)
     if target.is_dir():
         raise UserError(f"{what} {str(path)!r} is a folder; give a file to write")
     _check_not_an_input(target, path, what, inputs)
@@ -36,21 +36,15 @@ def check_output(path: Optional[PathLike], what: str, inputs: Optional[dict[str,
 
 def check_output_folder(path: Optional[PathLike], what: str,
                         inputs: Optional[dict[str, Optional[PathLike]]] = None) -> None:
-    """UserError unless `path` is a folder a command can write its files in (made if missing): an empty name, an
-    existing file (above all one of `inputs`) and a folder that cannot be made or written are refused."""
+    """UserError unless `path` is a folder a command can write its files in (made if missing): an existing file
+    (above all one of `inputs`) and a folder that cannot be made or written are refused."""
     if path is None:
         return
-    target = _named(path, what)
+    target = Path(path)
     _check_not_an_input(target, path, what, inputs)
     if target.exists() and not target.is_dir():
         raise UserError(f"{what} {str(path)!r} is a file, not a folder; give a folder for the files to write")
     _check_creatable(target / "file", path, what)
-
-
-def _named(path: PathLike, what: str) -> Path:
-    if str(path).strip() == "":
-        raise UserError(f"{what}: an empty file name; give a file to write")
-    return Path(path)
 
 
 def _check_not_an_input(target: Path, path: PathLike, what: str,

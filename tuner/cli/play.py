@@ -1,8 +1,6 @@
 """`tuner play`: one game between two bots (in-engine or programs) through the text-protocol referee."""
 from __future__ import annotations
 
-from pathlib import Path
-
 from tuner.cli import arguments
 from tuner.cli.outputs import check_output
 from tuner.errors import UserError
@@ -16,9 +14,10 @@ def register(commands) -> None:
                         help="game seed (a Java long; default 0): the map and every random draw, printed with the "
                              "result and written in the trace")
     parser.add_argument("--league", type=arguments.league, default=3, help="1, 2 or 3 (default 3)")
-    parser.add_argument("--trace", type=Path, metavar="OUT.jsonl",
+    parser.add_argument("--trace", type=arguments.file_path, metavar="OUT.jsonl",
                         help="write the game in the referee's record format (replayable with `tuner replay`)")
-    parser.add_argument("--html", type=Path, metavar="GAME.html", help="write a page that replays the game")
+    parser.add_argument("--html", type=arguments.file_path, metavar="GAME.html",
+                        help="write a page that replays the game")
     arguments.add_time_limits(parser)
     parser.set_defaults(run=run)
 

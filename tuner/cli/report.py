@@ -1,16 +1,14 @@
 """`tuner report STUDY.toml [--out DIR]`: the top trials as a table, and the study's plots as HTML files."""
 from __future__ import annotations
 
-from pathlib import Path
-
 from tuner.cli import arguments
 from tuner.cli.outputs import check_output_folder
 
 
 def register(commands) -> None:
     parser = commands.add_parser("report", help="print a study's top trials and write its plots as HTML")
-    parser.add_argument("study", type=Path, metavar="STUDY.toml", help="the study file")
-    parser.add_argument("--out", type=Path, metavar="DIR",
+    parser.add_argument("study", type=arguments.file_path, metavar="STUDY.toml", help="the study file")
+    parser.add_argument("--out", type=arguments.file_path, metavar="DIR",
                         help="folder for the HTML plots, made if missing; its files of the same names are replaced "
                              "(default: <study file name>-report/ beside the study file)")
     parser.add_argument("--top", type=arguments.positive_int, default=10, metavar="N",

@@ -13,8 +13,7 @@ being read; a file is written whole or not at all (a temporary file renamed over
 """
 from __future__ import annotations
 
-from pathlib import Path
-
+from tuner.cli import arguments
 from tuner.cli.outputs import check_output, reported_write_errors
 
 
@@ -23,19 +22,19 @@ def register(commands) -> None:
     actions = parser.add_subparsers(dest="action", metavar="ACTION", parser_class=type(parser))
     parser.set_defaults(run=lambda args: usage(parser))  # `tuner storage` alone: its actions
     info = actions.add_parser("info", help="the study's storage: format, size, trials, bytes per trial, snapshot")
-    info.add_argument("study", type=Path, metavar="STUDY.toml", help="the study file")
+    info.add_argument("study", type=arguments.file_path, metavar="STUDY.toml", help="the study file")
     info.add_argument("--storage", metavar="PATH", help="storage instead of the study file's")
     info.set_defaults(run=run_info)
     export = actions.add_parser("export-plain", help="write the study's journal as a plain Optuna journal file")
-    export.add_argument("study", type=Path, metavar="STUDY.toml", help="the study file")
-    export.add_argument("out", type=Path, metavar="OUT.journal",
+    export.add_argument("study", type=arguments.file_path, metavar="STUDY.toml", help="the study file")
+    export.add_argument("out", type=arguments.file_path, metavar="OUT.journal",
                         help="the plain journal to write: a new file, unless --replace is given")
     export.add_argument("--storage", metavar="PATH", help="journal instead of the study file's")
     add_replace(export)
     export.set_defaults(run=run_export_plain)
     convert = actions.add_parser("import-plain", help="write the compact journal of a plain Optuna journal file")
-    convert.add_argument("plain", type=Path, metavar="PLAIN.journal", help="a plain Optuna journal file")
-    convert.add_argument("out", type=Path, metavar="OUT.journal",
+    convert.add_argument("plain", type=arguments.file_path, metavar="PLAIN.journal", help="a plain Optuna journal file")
+    convert.add_argument("out", type=arguments.file_path, metavar="OUT.journal",
                          help="the compact journal to write: a new file, unless --replace is given")
     add_replace(convert)
     convert.set_defaults(run=run_import_plain)

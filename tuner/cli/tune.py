@@ -1,15 +1,13 @@
 """`tuner tune STUDY.toml`: run (or resume) a tuning study, then print and validate its best trial."""
 from __future__ import annotations
 
-from pathlib import Path
-
 from tuner.cli import arguments
 from tuner.errors import EXIT_INTERRUPTED
 
 
 def register(commands) -> None:
     parser = commands.add_parser("tune", help="run or resume an Optuna study described by a study file")
-    parser.add_argument("study", type=Path, metavar="STUDY.toml", help="the study file (see studies/)")
+    parser.add_argument("study", type=arguments.file_path, metavar="STUDY.toml", help="the study file (see studies/)")
     parser.add_argument("--trials", type=arguments.non_negative_int, metavar="N",
                         help="run N more trials now (default: until the study has the study file's 'trials')")
     parser.add_argument("--timeout", type=arguments.positive_float, metavar="S",

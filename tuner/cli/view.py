@@ -3,14 +3,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from tuner.cli import arguments
 from tuner.cli.outputs import check_output
 
 
 def register(commands) -> None:
     parser = commands.add_parser("view", help="write a game trace as an HTML page that replays the game")
-    parser.add_argument("trace", type=Path, metavar="TRACE.jsonl",
+    parser.add_argument("trace", type=arguments.file_path, metavar="TRACE.jsonl",
                         help="a game trace (`tuner play --trace`, or a recorded referee game; plain or .gz)")
-    parser.add_argument("-o", "--output", type=Path, metavar="GAME.html",
+    parser.add_argument("-o", "--output", type=arguments.file_path, metavar="GAME.html",
                         help="the page to write, not the trace (default: the trace's name with .html, beside it)")
     parser.set_defaults(run=run)
 
