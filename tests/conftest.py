@@ -32,6 +32,29 @@ def run_tuner(*args: str, cwd=None, timeout: float = 600, env=None) -> subproces
                           cwd=cwd or ROOT, timeout=timeout, env={**os.environ, **(env or {})})
 
 
+def usage_error(capsys, argv: list) -> str:
+    """The one line an argument error prints: argparse exits 2 before the command runs."""
+    from tuner.cli import main
+
+    with pytest.raises(SystemExit) as stopped:
+        main(argv)
+    assert stopped.value.code == 2
+    lines = capsys.readouterr().err.strip().splitlines()
+    assert len(lines) == 1, lines
+    return lines[0]
+
+
+def command_error(capsys, argv: list) -> str:
+    """The one line a command's own error prints (`tuner CMD: error: ...`), with exit status 2."""
+    from tuner.cli import main
+
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith(f"tuner {argv[0]}: error: "), err
+    return lines[0]
+
+
 def pytest_xdist_auto_num_workers(config) -> int:
     """`-n auto`: a process per core, at most 4 (each compiles nothing but loads the engine, and more of them
     only add start-up time and load to the tests that time programs)."""

@@ -9,28 +9,8 @@ from pathlib import Path
 import pytest
 
 from bots.registry import REGISTERED, plugin
-from tests.conftest import write_study
+from tests.conftest import command_error, usage_error, write_study
 from tuner.cli import main
-
-
-def usage_error(capsys, argv: list) -> str:
-    """The one line an argument error prints: argparse exits 2 before the command runs."""
-    with pytest.raises(SystemExit) as stopped:
-        main(argv)
-    assert stopped.value.code == 2
-    lines = capsys.readouterr().err.strip().splitlines()
-    assert len(lines) == 1, lines
-    return lines[0]
-
-
-def command_error(capsys, argv: list) -> str:
-    """The one line a command's own error prints, with exit status 2."""
-    assert main(argv) == 2
-    err = capsys.readouterr().err
-    assert "Traceback" not in err
-    lines = err.strip().splitlines()
-    assert len(lines) == 1, err
-    return lines[0]
 
 
 @pytest.mark.parametrize("bot", REGISTERED)

@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import run_tuner, write_study
+from tests.conftest import command_error, run_tuner, write_study
 from tuner.cli import main
 from tuner.cli.outputs import check_output, check_output_folder
 from tuner.errors import UserError
@@ -14,11 +14,7 @@ needs_proc = pytest.mark.skipif(not Path("/proc/self").is_dir(), reason="needs L
 
 
 def refused(capsys, *argv: str) -> str:
-    """The one-line error of a `tuner` command that must exit 2."""
-    assert main(list(argv)) == 2
-    err = capsys.readouterr().err
-    assert err.startswith(f"tuner {argv[0]}: error: ") and err.count("\n") == 1, err
-    return err
+    return command_error(capsys, list(argv))
 
 
 @pytest.fixture(scope="module")

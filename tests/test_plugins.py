@@ -106,3 +106,18 @@ def test_a_toy_bot_is_its_folder_and_one_registration_line(tmp_path):
     added = set(registry.read_text().splitlines()) - set((ROOT / "bots" / "registry.py").read_text().splitlines())
     assert added == {'    "toy",'}
     assert Path(copy / "toy_export.py").read_text().count("def toy_move") == 1
+
+
+def test_a_dispatch_out_of_date_stops_a_playing_command_in_one_line(tmp_path, monkeypatch, capsys):
+    """A bot registered without regenerating the dispatch would play WAIT in every game, without a word."""
+    from bots.running import generate
+    from tuner.cli import main
+
+    stale = tmp_path / "dispatch.py"
+    stale.write_text(generate.DISPATCH.read_text(encoding="utf-8").replace("if kind == 9:  # beam", "if kind == 10:"))
+    monkeypatch.setattr(generate, "DISPATCH", stale)
+    assert main(["match", "greedy", "wait", "--games", "2"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "is out of date: run python -m bots.running.generate" in err, err
+    monkeypatch.undo()
+    assert main(["match", "greedy", "wait", "--games", "2"]) == 0

@@ -129,6 +129,7 @@ def test_a_tuned_program_disqualified_in_most_games_fails_with_its_reason(tmp_pa
     result = run_tuner("tune", str(path), "--no-progress")
     assert result.returncode == 2 and "Traceback" not in result.stderr
     assert "disqualified in" in result.stderr and "JUMP 3" in result.stderr
+    assert "new best" not in result.stdout + result.stderr  # a failed trial is no one's best
     failed = load_study(path).trials[0]
     assert failed.state.name == "FAIL" and "Invalid Input" in failed.user_attrs["failure"]
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import Optional
 
 from bots.registry import REGISTERED, plugin
 
@@ -51,17 +52,27 @@ def dispatch_source() -> str:
     return HEADER + "\n".join(sorted(imports)) + "\n" + BODY.format(branches="\n".join(branches))
 
 
+def stale_dispatch() -> Optional[str]:
+    """Why the compiled dispatch does not match the registry (a bot registered, moved or removed since it was
+    written: its seats would play WAIT), or None when it does."""
+    current = DISPATCH.read_text(encoding="utf-8") if DISPATCH.exists() else ""
+    if current == dispatch_source():
+        return None
+    return f"{DISPATCH} is out of date: run python -m bots.running.generate"
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bots.running.generate", description=__doc__.splitlines()[0])
     parser.add_argument("--check", action="store_true", help="exit 1 if bots/running/dispatch.py is out of date")
     args = parser.parse_args(argv)
-    wanted = dispatch_source()
-    current = DISPATCH.read_text(encoding="utf-8") if DISPATCH.exists() else ""
     if args.check:
-        if current != wanted:
-            print(f"{DISPATCH} is out of date: run python -m bots.running.generate", file=sys.stderr)
+        stale = stale_dispatch()
+        if stale:
+            print(stale, file=sys.stderr)
             return 1
         return 0
+    wanted = dispatch_source()
+    current = DISPATCH.read_text(encoding="utf-8") if DISPATCH.exists() else ""
     if current != wanted:
         DISPATCH.write_text(wanted, encoding="utf-8")
         print(f"wrote {DISPATCH}")

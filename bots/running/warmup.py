@@ -31,6 +31,7 @@ from numba import from_dtype, types
 from bots.contract.seat import SEAT_DTYPE, new_seat_array, start_seat
 from bots.registry import REGISTERED, plugin
 from bots.running import arena, dispatch
+from bots.running.generate import stale_dispatch
 from engine import frames
 from engine.cache import cache_root, source_size
 from engine.geometry import CELLS
@@ -161,7 +162,11 @@ def compile_engine(jobs: Optional[int] = None, announce: Optional[Announce] = No
     """Compile every piece missing from the cache, the pieces of a stage on `jobs` processes (default: the
     cores this process may use). `announce(pieces, processes)` is called once before, when something is missing,
     and returns a callback `done(piece name)`; `waiting()` when another process is compiling. Returns the seconds
-    it took, or None when everything was cached."""
+    it took, or None when everything was cached. CompileError when the dispatch is out of date: the bots it lacks
+    would play WAIT without a word."""
+    stale = stale_dispatch()
+    if stale:
+        raise CompileError(stale)
     if not missing():
         return None
     with _one_compiler(waiting):

@@ -4,6 +4,7 @@ do not import Optuna, pandas or the tuning loop."""
 from __future__ import annotations
 
 import argparse
+import errno
 import importlib
 import os
 import sys
@@ -21,6 +22,10 @@ COMMANDS = ["map", "replay", "play", "view", "bench", "match", "gauntlet", "leag
 
 
 PLAYING = {"play", "match", "gauntlet", "league", "bench", "tune"}  # commands that play games: they may compile
+
+# A full disk or a failing device under the output (`tuner map > /dev/full`): not the user's input, exit 1.
+WRITE_ERRORS = {errno.ENOSPC, errno.EIO, getattr(errno, "EDQUOT", errno.ENOSPC)}
+EXIT_WRITE_ERROR = 1
 
 
 class _Parser(argparse.ArgumentParser):
@@ -68,7 +73,9 @@ def main(argv=None) -> int:
             from tuner.cli.command_progress import compile_engine_first  # tqdm (and Numba): for commands that play
 
             compile_engine_first()
-        return int(args.run(args) or 0)
+        status = int(args.run(args) or 0)
+        sys.stdout.flush()  # a full output fails here, not in the interpreter's flush at exit
+        return status
     except UserError as error:
         print(f"tuner {args.command}: error: {error}", file=sys.stderr)
         return EXIT_USAGE
@@ -76,4 +83,24 @@ def main(argv=None) -> int:
         print(f"tuner {args.command}: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
     except BrokenPipeError:
+        _discard_stdout()
         return 0
+    except OSError as error:
+        if error.errno not in WRITE_ERRORS:
+            raise
+        print(f"tuner {args.command}: error: cannot write {error.filename or 'the output'}: {error.strerror}",
+              file=sys.stderr)
+        _discard_stdout()
+        return EXIT_WRITE_ERROR
+
+
+def _discard_stdout() -> None:
+    """Standard output sent to the null device, so that the interpreter's flush at exit does not fail again on
+    what is left in its buffer (as Python's documentation advises for a broken pipe)."""
+    try:
+        descriptor = sys.stdout.fileno()
+    except (OSError, ValueError):  # not a file (a test's capture)
+        return
+    null = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(null, descriptor)
+    os.close(null)

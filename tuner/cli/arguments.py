@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import sys
 from pathlib import Path
 
 
@@ -74,6 +75,25 @@ def timeout_ms(text: str) -> float:
     return value
 
 
+CODINGAME_TURN_MS = 100  # CodinGame's time limit for an answer after the first
+
+
+def search_time_ms(text: str) -> int:
+    """`export --time-ms`: a search's milliseconds a move, the first move FIRST_TURN_FACTOR times as many, both
+    within the referee's time limits; from CodinGame's limit for a turn up, a warning on stderr."""
+    from engine.players import MAX_TIME_LIMIT_MS  # loaded when a time is given, as in timeout_ms
+    from export.languages import FIRST_TURN_FACTOR
+
+    high = MAX_TIME_LIMIT_MS // FIRST_TURN_FACTOR
+    value = _integer(text, 1, high, f"expected a number of milliseconds in [1, {high:,}] ({FIRST_TURN_FACTOR} times "
+                                    f"as many on the first turn: at most one hour)")
+    if value >= CODINGAME_TURN_MS:
+        print(f"tuner export: warning: --time-ms {value}: the bot will exceed CodinGame's limits "
+              f"({CODINGAME_TURN_MS} ms a turn, {FIRST_TURN_FACTOR * CODINGAME_TURN_MS:,} ms the first)",
+              file=sys.stderr)
+    return value
+
+
 def add_time_limits(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--first-timeout", type=timeout_ms, default=1000.0, metavar="MS",
                         help="time limit for a program's first answer, ms (default 1000, as on CodinGame; at most "
@@ -106,10 +126,14 @@ def usable_cores() -> int:
         return os.cpu_count() or 1
 
 
+MAX_JOBS = 256
+
+
 def jobs(text: str) -> int:
+    """`--jobs`: at most MAX_JOBS threads or processes (each process runs an interpreter and its programs)."""
     if text == "all":
-        return usable_cores()
-    return _integer(text, 1, float("inf"), "expected a positive integer or 'all' (every usable core)")
+        return min(usable_cores(), MAX_JOBS)
+    return _integer(text, 1, MAX_JOBS, f"expected a positive integer or 'all' (every usable core), at most {MAX_JOBS}")
 
 
 GAMES_ON_THREADS = "in-engine games on K threads, programs' games on K processes"
@@ -118,4 +142,4 @@ GAMES_ON_THREADS = "in-engine games on K threads, programs' games on K processes
 def add_jobs(parser: argparse.ArgumentParser, what: str = "", how: str = GAMES_ON_THREADS) -> None:
     """`--jobs K`: `how` says what K counts (threads for in-engine games, processes for programs: `GameRunner`)."""
     parser.add_argument("--jobs", type=jobs, default=1, metavar="K",
-                        help=f"{how}, or 'all': one per usable core (default 1){what}")
+                        help=f"{how}, or 'all': one per usable core (default 1; at most {MAX_JOBS}){what}")

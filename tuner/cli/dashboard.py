@@ -1,7 +1,17 @@
 """`tuner dashboard STUDY.toml [--port P]`: optuna-dashboard on the study's storage and artifacts."""
 from __future__ import annotations
 
+import argparse
+
 from tuner.cli import arguments
+
+
+def host(text: str) -> str:
+    """An address to listen on: an empty one would be every interface, which only 0.0.0.0 asks for."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError(f"expected an address to listen on (127.0.0.1: this machine only; "
+                                         f"0.0.0.0: every interface), got {text!r}")
+    return text
 
 
 def register(commands) -> None:
@@ -9,7 +19,7 @@ def register(commands) -> None:
     parser.add_argument("study", type=arguments.file_path, metavar="STUDY.toml", help="the study file")
     parser.add_argument("--port", type=arguments.port, default=8080, metavar="P",
                         help="port to listen on (default 8080; 0 picks a free one)")
-    parser.add_argument("--host", default="127.0.0.1",
+    parser.add_argument("--host", type=host, default="127.0.0.1",
                         help="address to listen on (default 127.0.0.1: this machine only; 0.0.0.0: every interface)")
     parser.add_argument("--storage", metavar="URL", help="storage instead of the study file's")
     parser.add_argument("--all-trials", action="store_true",

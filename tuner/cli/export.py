@@ -37,7 +37,7 @@ def register(commands) -> None:
     parser.add_argument("--lang", choices=sorted(LANGUAGES),
                         help="python or cpp: one C++17 file, standard library only, for the search bots and full "
                              "speed (default: cpp for an output named *.cpp, *.cc or *.cxx, else python)")
-    parser.add_argument("--time-ms", type=arguments.positive_int, nargs="?", const=DEFAULT_TIME_MS, metavar="T",
+    parser.add_argument("--time-ms", type=arguments.search_time_ms, nargs="?", const=DEFAULT_TIME_MS, metavar="T",
                         help=f"with --lang cpp, a search bot: spend T ms a move (default {DEFAULT_TIME_MS}; "
                              f"{FIRST_TURN_FACTOR} T on the first turn) instead of its fixed budget")
     parser.add_argument("-o", "--output", type=arguments.file_path, required=True, metavar="FILE", help="file to write")

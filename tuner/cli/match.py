@@ -57,7 +57,8 @@ def run(args) -> int:
     for bot, name in (("A", result.bot_a), ("B", result.bot_b)):
         print_disqualifications(name, result.disqualifications(bot))
     if always:
-        print(f"error: {' and '.join(always)} was disqualified in every game: the match measured nothing",
+        print(f"error: {' and '.join(always)} {'were' if len(always) > 1 else 'was'} disqualified in every game: "
+              f"the match measured nothing",
               file=sys.stderr)
         return EXIT_ALWAYS_DISQUALIFIED
     return 0

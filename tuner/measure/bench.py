@@ -107,6 +107,7 @@ def run_chunk(seats, first_seed: int, games: int, barrier=None) -> ChunkResult:
 
 def run_bench(bot: str = "greedy", games: int = 300_000, jobs: int = 1) -> dict:
     seats = bench_seats(bot)
+    jobs = min(jobs, games)  # a process per chunk of seeds, each with a seed at least
     if jobs == 1:
         chunks = [run_chunk(seats, 1, games)]
     else:

@@ -40,14 +40,18 @@ class ProcessPool:
     def __init__(self, jobs: int = 1):
         self.jobs = max(1, int(jobs))
         self._executor = None
+        self._size = 0
 
-    def _workers(self):
-        if self._executor is None and self.jobs > 1:
-            from joblib.externals.loky import get_reusable_executor  # loaded by the first batch that needs workers
+    def _workers(self, tasks: int):
+        """The workers for a batch of `tasks` tasks, the first of which runs here: at most jobs - 1 of them and
+        never more than the batches so far could keep busy (a bigger batch adds the missing ones)."""
+        self._size = max(self._size, min(self.jobs, tasks) - 1)
+        if self._size == 0:
+            return None
+        from joblib.externals.loky import get_reusable_executor  # loaded when a batch needs workers
 
-            os.environ[PARENT] = str(os.getpid())
-            self._executor = get_reusable_executor(max_workers=self.jobs - 1, initializer=_start_worker,
-                                                   timeout=600)
+        os.environ[PARENT] = str(os.getpid())
+        self._executor = get_reusable_executor(max_workers=self._size, initializer=_start_worker, timeout=600)
         return self._executor
 
     def map(self, function: Callable, tasks: Sequence[tuple], on_done: Optional[Callable] = None) -> list:
@@ -55,7 +59,7 @@ class ProcessPool:
         is called as task i ends (for a progress bar)."""
         if not tasks:
             return []
-        executor = self._workers() if len(tasks) > 1 else None
+        executor = self._workers(len(tasks)) if len(tasks) > 1 else None
         futures = [executor.submit(function, *task) for task in tasks[1:]] if executor is not None else []
         for i, future in enumerate(futures, start=1):
             if on_done is not None:
@@ -76,6 +80,7 @@ class ProcessPool:
         if self._executor is not None:
             self._executor.shutdown(wait=True)
             self._executor = None
+            self._size = 0
 
 
 @dataclass

@@ -54,6 +54,7 @@ class GauntletRow:
     disqualified: int = 0  # games the bot lost to a disqualification (programs)
     opponent_disqualified: int = 0  # games the bot won by the opponent's disqualification: they measure nothing
     group: str = ""  # IN_POOL, HELD_OUT, or "" for a panel without groups
+    baseline_disqualified: int = 0  # games the baseline lost to a disqualification
 
     def to_json(self) -> dict:
         out = {"opponent": self.opponent, "bot": self.bot.to_json(), "disqualified": self.disqualified,
@@ -63,6 +64,7 @@ class GauntletRow:
         if self.baseline is not None:
             out["baseline"] = self.baseline.to_json()
             out["difference"] = self.difference.to_json()
+            out["baseline_disqualified"] = self.baseline_disqualified
         return out
 
 
@@ -91,10 +93,12 @@ class Gauntlet:
 
     @property
     def always_disqualified(self) -> list:
-        """The programs disqualified in every game they played here, whose games measure nothing: the bot (in
-        every row), then the opponents (in theirs)."""
+        """The programs disqualified in every game they played here, whose games measure nothing: the bot and the
+        baseline (in every row), then the opponents (in theirs)."""
         bot = [self.bot] if self.rows and all(r.disqualified == r.bot.games for r in self.rows) else []
-        return bot + [r.opponent for r in self.rows if r.opponent_disqualified == r.bot.games]
+        baseline = [self.baseline] if self.rows and all(
+            r.baseline is not None and r.baseline_disqualified == r.baseline.games for r in self.rows) else []
+        return bot + baseline + [r.opponent for r in self.rows if r.opponent_disqualified == r.bot.games]
 
     @property
     def mean_elo_gain(self) -> Optional[float]:
@@ -127,7 +131,8 @@ class Gauntlet:
         rows = []
         for r in data["rows"]:
             row = GauntletRow(r["opponent"], Tally.from_json(r["bot"]), disqualified=r.get("disqualified", 0),
-                              opponent_disqualified=r.get("opponent_disqualified", 0), group=r.get("group", ""))
+                              opponent_disqualified=r.get("opponent_disqualified", 0), group=r.get("group", ""),
+                              baseline_disqualified=r.get("baseline_disqualified", 0))
             if "baseline" in r:
                 d = r["difference"]
                 row.baseline = Tally.from_json(r["baseline"])
@@ -169,6 +174,8 @@ class Gauntlet:
                          f" {d.elo:+5.0f}{flag}")
             if r.disqualified:
                 line += f"  [{r.disqualified} disqualified]"
+            if r.baseline_disqualified:
+                line += f"  [baseline: {r.baseline_disqualified} disqualified]"
             if r.opponent_disqualified:
                 line += f"  [opponent disqualified in {r.opponent_disqualified}]"
             lines.append(line)
@@ -217,14 +224,20 @@ def run_gauntlet(runner: GameRunner, bot: Bot, opponents: dict, pair_seeds, base
     for d in played.disqualifications:
         (lost if d.candidate else opponent_lost)[d.unit // n] += 1
     base_margins = None
-    if baseline is not None:
-        base_margins = margins if plays_alike(bot, baseline) else runner.play(
-            baseline, [opponents[k] for k in names], pair_seeds).margins.reshape(len(names), n, 2)
+    base_lost = [0] * len(names)
+    if baseline is not None and plays_alike(bot, baseline):
+        base_margins = margins
+    elif baseline is not None:
+        base_played = runner.play(baseline, [opponents[k] for k in names], pair_seeds)
+        base_margins = base_played.margins.reshape(len(names), n, 2)
+        for d in base_played.disqualifications:
+            if d.candidate:
+                base_lost[d.unit // n] += 1
     rows = []
     for i, name in enumerate(names):
         group = (HELD_OUT if name in held_out else IN_POOL) if held_out else ""
         row = GauntletRow(name, tally(margins[i]), disqualified=lost[i], opponent_disqualified=opponent_lost[i],
-                          group=group)
+                          group=group, baseline_disqualified=base_lost[i])
         if base_margins is not None:
             row.baseline = tally(base_margins[i])
             mean, ci = paired_difference(margins[i], base_margins[i])

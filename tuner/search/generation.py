@@ -240,7 +240,7 @@ class BatchPlayer:
             values.append(record.win_rate if multi else race.value(c))
         # A new best trial gets its exported bot as an artifact while it runs (artifacts attach to running trials).
         incumbent = self._incumbent(study)
-        survivors = [c for c, r in enumerate(records) if not r.pruned]
+        survivors = [c for c, r in enumerate(records) if not r.pruned and program_failure(r) is None]
         best = max(survivors, key=lambda c: (values[c], -c)) if survivors else None
         new_best = best is not None and (incumbent is None or values[best] > incumbent)
         if new_best and self.on_new_best is not None:

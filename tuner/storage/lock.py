@@ -110,6 +110,21 @@ def advisory_key(what: str) -> int:
     return int.from_bytes(digest[:8], "big", signed=True)
 
 
+@contextmanager
+def _sqlite_creation_lock(path: Path) -> Iterator[None]:
+    """`FileLock(path)`, and `path` removed (while held) if it was made here and the block fails: a database
+    refused leaves no lock behind. A worker waiting on it meanwhile goes on with the removed file, later ones with
+    a new file: they only miss each other while creating the tables of a database the first could not open."""
+    existed = path.exists()
+    with FileLock(path):
+        try:
+            yield
+        except BaseException:
+            if not existed:
+                path.unlink(missing_ok=True)
+            raise
+
+
 def study_lock(url: StorageURL, storage, study_name: str) -> StudyLock:
     """The lock of study `study_name` on `storage` (opened from `url`)."""
     if url.lock_file is not None:
@@ -122,9 +137,10 @@ def study_lock(url: StorageURL, storage, study_name: str) -> StudyLock:
 @contextmanager
 def creation_lock(url: StorageURL, engine_kwargs: dict) -> Iterator[None]:
     """Held while Optuna opens an RDB storage: workers starting together on a fresh database would race to
-    create its tables. SQLite: `<database>.tuner-lock`; PostgreSQL: an advisory lock; others: none."""
+    create its tables. SQLite: `<database>.tuner-lock` (removed if made here and the database is refused);
+    PostgreSQL: an advisory lock; others: none."""
     if url.scheme == "sqlite" and fcntl is not None:
-        with FileLock(url.lock_file):
+        with _sqlite_creation_lock(url.lock_file):
             yield
     elif url.scheme == "postgresql":
         import sqlalchemy

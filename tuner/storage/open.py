@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import gc
 import time
+import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -22,6 +23,7 @@ from pathlib import Path
 from typing import Optional
 
 from optuna.artifacts import FileSystemArtifactStore
+from optuna.exceptions import ExperimentalWarning
 from optuna.storages import JournalStorage, RDBStorage
 from optuna.storages.journal import JournalRedisBackend
 from optuna.trial import TrialState
@@ -42,6 +44,8 @@ from tuner.storage.lock import creation_lock
 from tuner.storage.retry import RetryTrial
 from tuner.storage.url import StorageURL
 
+SQLITE_HEADER = b"SQLite format 3\x00"  # the first bytes of every SQLite database file
+
 
 @dataclass(frozen=True)
 class Heartbeat:
@@ -56,17 +60,20 @@ def open_storage(storage, where: str = "storage", create: bool = True, heartbeat
     Raises UserError naming the storage and why it cannot be opened; a damaged file is left unchanged.
     """
     url = storage if isinstance(storage, StorageURL) else StorageURL(str(storage))
+    _refuse_folder(url, where)
     if not create and not url.exists():
         raise UserError(f"{where}: {url} does not exist yet (run `tuner tune` on the study first)")
     if url.scheme == "journal":
         return _open_journal_file(url.file, where, heartbeat)
     try:
         if url.scheme in ("redis", "rediss"):
-            backend = JournalRedisBackend(url.text)
+            with warnings.catch_warnings():  # "JournalRedisBackend is experimental": two lines before any error
+                warnings.simplefilter("ignore", ExperimentalWarning)
+                backend = JournalRedisBackend(url.text)
             redis_client(backend).ping()  # fail now, with a clear message, rather than at the first write
             return _journal_storage(backend, heartbeat)
-        if url.scheme == "sqlite" and not url.file.parent.is_dir():
-            raise UserError(f"{where}: cannot open {url}: directory {url.file.parent} does not exist")
+        if url.scheme == "sqlite":
+            _check_sqlite_file(url, where)
         return _rdb_storage(url, heartbeat)
     except UserError:
         raise
@@ -79,6 +86,29 @@ def open_storage(storage, where: str = "storage", create: bool = True, heartbeat
             raise UserError(f"{where}: {url} is not a usable SQLite database ({message}); it was left "
                             f"unchanged") from None
         raise UserError(f"{where}: cannot open {url}: {type(error).__name__}: {message}") from None
+
+
+def _refuse_folder(url: StorageURL, where: str) -> None:
+    """UserError if the journal or SQLite file of `url` is a folder (before any lock is made beside it)."""
+    if url.file is None or not url.file.is_dir():
+        return
+    what = "a journal file" if url.scheme == "journal" else "an SQLite database file"
+    raise UserError(f"{where}: {url.file} is not a file but a folder: the storage must be {what}")
+
+
+def _check_sqlite_file(url: StorageURL, where: str) -> None:
+    """UserError if the database of `url` cannot be made (no folder) or is there but not SQLite's: refused
+    before its lock is made beside it, and left unchanged."""
+    path = url.file
+    if not path.parent.is_dir():
+        raise UserError(f"{where}: cannot open {url}: directory {path.parent} does not exist")
+    if not path.is_file() or path.stat().st_size == 0:  # SQLite makes a new database in an empty file
+        return
+    with open(path, "rb") as handle:
+        head = handle.read(len(SQLITE_HEADER))
+    if head != SQLITE_HEADER:
+        raise UserError(f"{where}: {url} is not a usable SQLite database (file is not a database: it starts with "
+                        f"{head!r}); it was left unchanged")
 
 
 def _open_journal_file(path: Path, where: str, heartbeat: Optional[Heartbeat]):

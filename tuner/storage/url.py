@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Optional
+from urllib.parse import parse_qs, unquote
 
 JOURNAL = "journal"
 SCHEMES = ("sqlite", "postgresql", "mysql", "redis", "rediss")
@@ -38,11 +39,7 @@ class StorageURL:
             raise StorageURLError(f"unknown storage {value!r} (allowed: a journal file path, or a URL starting with "
                                   f"{', '.join(s + '://' for s in SCHEMES)})")
         if scheme == "sqlite":
-            if not value.startswith("sqlite:///"):
-                raise StorageURLError(f"{value!r} must be sqlite:///RELATIVE.db or sqlite:////ABSOLUTE.db")
-            db = value[len("sqlite:///"):]
-            if db and not Path(db).is_absolute():
-                value = "sqlite:///" + str((base / db).resolve())
+            value = _sqlite_url(value, base)
         return cls(value)
 
     @property
@@ -58,13 +55,13 @@ class StorageURL:
         if self.scheme == JOURNAL:
             return Path(self.text)
         if self.scheme == "sqlite":
-            return Path(self.text[len("sqlite:///"):])
+            return Path(_sqlite_file(self.text[len("sqlite:///"):]))
         return None
 
     @property
     def lock_file(self) -> Optional[Path]:
         """`<file>.tuner-lock` beside a journal or SQLite file: the study lock (`tuner.storage.lock`)."""
-        return None if self.file is None else self.file.with_name(self.file.name + ".tuner-lock")
+        return None if self.file is None else Path(f"{self.file}.tuner-lock")
 
     @property
     def sqlalchemy_url(self) -> str:
@@ -92,6 +89,30 @@ class StorageURL:
             user = credentials.split(":", 1)[0]
             return f"{scheme}://{user}:***@{host}" if ":" in credentials else f"{scheme}://{user}@{host}"
         return self.text
+
+
+def _sqlite_url(value: str, base: Path) -> str:
+    """An SQLite URL naming its database file by an absolute path (relative to `base`); StorageURLError if it
+    names no file (SQLite would make an in-memory database, lost when the command ends)."""
+    usage = "sqlite:///RELATIVE.db or sqlite:////ABSOLUTE.db"
+    if not value.startswith("sqlite:///"):
+        raise StorageURLError(f"{value!r} must be {usage}")
+    db, _, query = value[len("sqlite:///"):].partition("?")
+    database = unquote(db)
+    if not database.strip():
+        raise StorageURLError(f"{value!r} must be {usage}")
+    if database == ":memory:" or database.startswith("file::memory:") or "memory" in parse_qs(query).get("mode", ()):
+        raise StorageURLError(f"{value!r} is an in-memory SQLite database, lost when the command ends: it must be "
+                              f"a database file, {usage}")
+    if Path(db).is_absolute():
+        return value
+    return "sqlite:///" + str((base / db).resolve()) + ("?" + query if query else "")
+
+
+def _sqlite_file(rest: str) -> str:
+    """The database file of an SQLite URL's part after `sqlite:///`, as SQLAlchemy reads it: up to the query
+    string (`?mode=ro`), percent-decoded."""
+    return unquote(rest.partition("?")[0])
 
 
 def describe_storage(storage) -> str:
