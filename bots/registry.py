@@ -9,7 +9,7 @@ from __future__ import annotations
 import importlib
 from functools import cache
 
-from bots.contract.plugin import BotPlugin
+from bots.contract.plugin import BotPlugin, BotSpecError
 from bots.contract.schema import ParamError, Schema
 
 REGISTERED = (
@@ -28,12 +28,22 @@ REGISTERED = (
 
 @cache
 def plugin(name: str) -> BotPlugin:
-    """The plug-in of a registered bot; KeyError for a name that is not registered."""
+    """The plug-in of a registered bot; KeyError for a name that is not registered, BotSpecError (one line) for a
+    registration that does not match its folder."""
     if name not in REGISTERED:
         raise KeyError(name)
-    found = importlib.import_module(f"bots.{name}").PLUGIN
+    try:
+        module = importlib.import_module(f"bots.{name}")
+    except ModuleNotFoundError as error:
+        if error.name != f"bots.{name}":
+            raise
+        raise BotSpecError(f"bot {name!r} is registered in bots/registry.py but has no folder bots/{name}/ "
+                           f"(docs/plugins.md)") from None
+    found = getattr(module, "PLUGIN", None)
+    if not isinstance(found, BotPlugin):
+        raise BotSpecError(f"bots/{name}/__init__.py defines no PLUGIN (a BotPlugin; docs/plugins.md)")
     if found.name != name:
-        raise RuntimeError(f"bots/{name}/__init__.py declares a plug-in named {found.name!r}, not {name!r}")
+        raise BotSpecError(f"bots/{name}/__init__.py declares a plug-in named {found.name!r}, not {name!r}")
     return found
 
 

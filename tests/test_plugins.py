@@ -121,3 +121,18 @@ def test_a_dispatch_out_of_date_stops_a_playing_command_in_one_line(tmp_path, mo
     assert len(err.splitlines()) == 1 and "is out of date: run python -m bots.running.generate" in err, err
     monkeypatch.undo()
     assert main(["match", "greedy", "wait", "--games", "2"]) == 0
+
+
+def test_a_registration_without_its_folder_or_plugin_is_one_line(tmp_path, monkeypatch, capsys):
+    from bots import registry
+    from tuner.cli import main
+
+    monkeypatch.setattr(registry, "REGISTERED", (*registry.REGISTERED, "nofolder", "contract"))
+    registry.plugin.cache_clear()
+    try:
+        for name, problem in (("nofolder", "has no folder bots/nofolder/"), ("contract", "defines no PLUGIN")):
+            assert main(["params", "--bot", name]) == 2
+            err = capsys.readouterr().err.strip()
+            assert len(err.splitlines()) == 1 and problem in err, err
+    finally:
+        registry.plugin.cache_clear()

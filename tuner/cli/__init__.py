@@ -79,6 +79,14 @@ def main(argv=None) -> int:
     except UserError as error:
         print(f"tuner {args.command}: error: {error}", file=sys.stderr)
         return EXIT_USAGE
+    except ValueError as error:  # a bot's name, parameters or registration that a command did not word itself
+        from bots.contract.plugin import BotSpecError
+        from bots.contract.schema import ParamError
+
+        if not isinstance(error, (BotSpecError, ParamError)):
+            raise
+        print(f"tuner {args.command}: error: {error}", file=sys.stderr)
+        return EXIT_USAGE
     except KeyboardInterrupt:
         print(f"tuner {args.command}: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
