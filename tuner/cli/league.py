@@ -103,7 +103,8 @@ def plot_file(path: Optional[Path], db: Path) -> Optional[Path]:
     if picture.suffix[1:].lower() not in formats:
         raise UserError(f"--plot {str(path)!r}: {picture.suffix} is not a picture format; give a file name "
                         f"ending in .{', .'.join(formats)}")
-    check_output(picture, "--plot", {"the league database": db})
+    if picture != path:
+        check_output(picture, "--plot", {"the league database": db})
     return picture
 
 

@@ -211,6 +211,15 @@ def plays_alike(bot: Bot, other: Bot) -> bool:
             and np.array_equal(bot.seat, other.seat))
 
 
+def _disqualified_per_row(played, rows: int, pairs: int, candidate: bool) -> list[int]:
+    """Per opponent (row), the games of `played` lost to a disqualification by the candidate, or by its opponent."""
+    counts = [0] * rows
+    for d in played.disqualifications:
+        if d.candidate == candidate:
+            counts[d.unit // pairs] += 1
+    return counts
+
+
 def run_gauntlet(runner: GameRunner, bot: Bot, opponents: dict, pair_seeds, baseline: Optional[Bot] = None,
                  held_out: tuple = ()) -> Gauntlet:
     """Play `bot` (and `baseline`, on the same seeds) against every opponent ({name: Bot}); with `held_out` (names
@@ -219,10 +228,7 @@ def run_gauntlet(runner: GameRunner, bot: Bot, opponents: dict, pair_seeds, base
     n = len(pair_seeds)
     played = runner.play(bot, [opponents[k] for k in names], pair_seeds)
     margins = played.margins.reshape(len(names), n, 2)
-    lost = [0] * len(names)
-    opponent_lost = [0] * len(names)
-    for d in played.disqualifications:
-        (lost if d.candidate else opponent_lost)[d.unit // n] += 1
+    lost, opponent_lost = (_disqualified_per_row(played, len(names), n, side) for side in (True, False))
     base_margins = None
     base_lost = [0] * len(names)
     if baseline is not None and plays_alike(bot, baseline):
@@ -230,9 +236,7 @@ def run_gauntlet(runner: GameRunner, bot: Bot, opponents: dict, pair_seeds, base
     elif baseline is not None:
         base_played = runner.play(baseline, [opponents[k] for k in names], pair_seeds)
         base_margins = base_played.margins.reshape(len(names), n, 2)
-        for d in base_played.disqualifications:
-            if d.candidate:
-                base_lost[d.unit // n] += 1
+        base_lost = _disqualified_per_row(base_played, len(names), n, True)
     rows = []
     for i, name in enumerate(names):
         group = (HELD_OUT if name in held_out else IN_POOL) if held_out else ""
