@@ -3,11 +3,13 @@
 itself at a shorter time, through the referee at CodinGame's limits.
 
     python benchmarks/timed_scaling.py --bot mcts --time-ms 90 --budgets 300 1000 3000 --against-ms 30 [--games 40]
-    python benchmarks/timed_scaling.py --bot beam --time-ms 90 --budgets 1 2 4 24 --against-ms 30
+    python benchmarks/timed_scaling.py --bot beam --params bots/tuned/beam-timed.json --time-ms 90 --budgets 4 16 64 \
+        --against-ms 30
 
-The bot (its defaults, Bronze+) is exported in C++ with `--time-ms T` (T ms a move, 10 T on the first turn) and at
-each fixed budget (`BUDGET`: mcts's iterations a move, beam's rollout days, search's simulated turns), all compiled
-as CodinGame compiles C++ (`g++ -std=c++17`, no -O flag: the file carries its pragmas); a timed export plays the
+The bot (its defaults, or a parameter file's values with --params; Bronze+) is exported in C++ with `--time-ms T`
+(T ms a move, 10 T on the first turn) and at each fixed budget (`BUDGET`: mcts's iterations a move, beam's passes of
+rollouts, search's simulated turns), all compiled as CodinGame compiles C++ (`g++ -std=c++17`, no -O flag: the file
+carries its pragmas); a timed export plays the
 values its plug-in sets for a move ended by the clock (mcts's noisier rollouts and wider shortlist), a fixed budget
 the engine's. Each row is one match of --games games between the timed export and one other, on the seeds of the
 `match` stream (`tuner match`'s: --seed), each seed played twice with the sides swapped, at CodinGame's limits
@@ -33,7 +35,7 @@ sys.path.insert(0, str(ROOT))
 
 from benchmarks.export_turn_time import BUILD, build_export  # noqa: E402  (CodinGame's build: no -O flag)
 from bots.contract.names import parse_bot  # noqa: E402
-from bots.contract.paramfile import ParamFile, write_param_file  # noqa: E402
+from bots.contract.paramfile import ParamFile, read_param_file, write_param_file  # noqa: E402
 from bots.registry import schema_for  # noqa: E402
 from engine.players import TimeLimits  # noqa: E402
 from export.standalone import export_bot  # noqa: E402
@@ -41,7 +43,7 @@ from tuner.measure.matches import run_match  # noqa: E402
 from tuner.versions import versions  # noqa: E402
 
 LEAGUE = 3
-BUDGET = {"mcts": "iterations", "beam": "rollout_days", "search": "budget"}  # the parameter a fixed budget sets
+BUDGET = {"mcts": "iterations", "beam": "rollout_samples", "search": "budget"}  # the parameter a fixed budget sets
 CODINGAME = TimeLimits(1000, 100)
 
 
@@ -72,6 +74,7 @@ def row(label: str, timed: str, other: str, games: int, seed: int) -> dict:
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--bot", choices=sorted(BUDGET), default="mcts")
+    parser.add_argument("--params", type=Path, help="a parameter file of the bot: its values instead of the defaults")
     parser.add_argument("--time-ms", type=int, default=90, help="the timed export's budget a move (default 90)")
     parser.add_argument("--budgets", type=int, nargs="*", default=[], help="fixed budgets to play against")
     parser.add_argument("--against-ms", type=int, nargs="*", default=[], help="shorter times to play against")
@@ -82,21 +85,28 @@ def main(argv=None) -> int:
     if args.games < 2 or args.games % 2:
         parser.error(f"--games must be an even number >= 2, got {args.games}")
     budget = BUDGET[args.bot]
+    base = {}
+    if args.params:
+        found = read_param_file(args.params)
+        if found.bot != args.bot:
+            parser.error(f"--params {args.params} is a file of bot {found.bot!r}, not {args.bot!r}")
+        base = dict(found.params)
     print(f"{args.bot} at {args.time_ms} ms a move (C++, no -O flag), {args.games} games a row, match seed "
           f"{args.seed}, sides swapped, CodinGame's limits; the timed bot's win rate (95% interval)", flush=True)
     rows = []
     with tempfile.TemporaryDirectory(prefix="timed-scaling-") as tmp:
         folder = Path(tmp)
-        timed = compiled(args.bot, folder, f"timed_{args.time_ms}", {}, args.time_ms)
+        timed = compiled(args.bot, folder, f"timed_{args.time_ms}", base, args.time_ms)
         for value in args.budgets:
-            other = compiled(args.bot, folder, f"{budget}_{value}", {budget: value}, None)
+            other = compiled(args.bot, folder, f"{budget}_{value}", base | {budget: value}, None)
             rows.append(row(f"{args.bot} {budget}={value} (fixed)", timed, other, args.games, args.seed))
         for ms in args.against_ms:
-            other = compiled(args.bot, folder, f"timed_{ms}", {}, ms)
+            other = compiled(args.bot, folder, f"timed_{ms}", base, ms)
             rows.append(row(f"{args.bot} at {ms} ms", timed, other, args.games, args.seed))
     if args.json:
         args.json.write_text(json.dumps({"bot": args.bot, "time_ms": args.time_ms, "games": args.games,
-                                         "seed": args.seed, "league": LEAGUE, "compile": BUILD,
+                                         "seed": args.seed, "league": LEAGUE, "params": str(args.params or "defaults"),
+                                         "compile": BUILD,
                                          "versions": versions(), "rows": rows}, indent=1))
     return 0
 

@@ -103,9 +103,10 @@ def built_once(tmp_path_factory, name: str, build) -> dict:
 
 # Resources above their defaults in the game-for-game tests: at 12 iterations a move, mcts picks among tried moves by
 # their statistics, searches the opponent's replies and goes deeper (its default, 2, mostly tries its own moves once).
-# beam plays its best first moves out for 2 days against 3 replies (its default, 0 days, plays its day plan's first
-# move).
-FIXED_BUDGETS = {"mcts": {"iterations": 12}, "beam": {"rollout_days": 2, "rollout_replies": 3}}
+# beam plays its best first moves out for 2 days against 3 replies, in 3 passes with the opponent's later moves drawn
+# (its default, 0 days, plays its day plan's first move).
+FIXED_BUDGETS = {"mcts": {"iterations": 12},
+                 "beam": {"rollout_days": 2, "rollout_replies": 3, "rollout_samples": 3, "rollout_spread": 3}}
 
 
 def style_away_from_defaults(bot: str) -> dict:
@@ -389,6 +390,17 @@ def test_a_timed_mcts_grows_its_tree_beyond_the_engines_and_keeps_it(cpp_exports
 WIDEST_ROLLOUTS = "beam:rollout_days=24,rollout_candidates=16,rollout_width=16"
 
 
+def timed_beam_moves(tmp_path: Path, bot: str, ms: int) -> list[dict]:
+    """The counters of a timed C++ beam's moves in one game (`reported_moves`)."""
+    source = tmp_path / f"beam_{ms}.cpp"
+    export_bot(parse_bot(bot, 3), 3, source, [f"test export of {bot} at {ms} ms"], "cpp", ms)
+    compiled = compile_cpp(source, source.with_suffix(""))
+    assert compiled.returncode == 0, compiled.stderr
+    moves = reported_moves(CppExport("beam", source, source.with_suffix(""), compiled.returncode, compiled.stderr))
+    assert len(moves) > 20 and set(moves[0]) == {"horizon", "rollout_days", "passes"}
+    return moves
+
+
 def test_a_timed_beam_plays_out_further_with_more_time(tmp_path):
     """With a time limit the beam's rollouts deepen until the move's deadline: at ten times the time, on the same
     seed, its moves look further ahead on average and play out more days; the horizon of a pass the deadline cut
@@ -397,17 +409,23 @@ def test_a_timed_beam_plays_out_further_with_more_time(tmp_path):
     already plays most of them out to the game's end."""
     reach = {}
     for ms in (2, 20):
-        source = tmp_path / f"beam_{ms}.cpp"
-        export_bot(parse_bot(WIDEST_ROLLOUTS, 3), 3, source, [f"test export of {WIDEST_ROLLOUTS} at {ms} ms"], "cpp",
-                   ms)
-        compiled = compile_cpp(source, source.with_suffix(""))
-        assert compiled.returncode == 0, compiled.stderr
-        export = CppExport("beam", source, source.with_suffix(""), compiled.returncode, compiled.stderr)
-        moves = reported_moves(export)
-        assert len(moves) > 20 and set(moves[0]) == {"horizon", "rollout_days"}
+        moves = timed_beam_moves(tmp_path, WIDEST_ROLLOUTS, ms)
         assert {m["horizon"] for m in moves} <= {0, 1, 2, 4, 8, 16, 24}
         reach[ms] = (statistics.mean(m["horizon"] for m in moves), sum(m["rollout_days"] for m in moves))
     assert reach[20][0] > reach[2][0] and reach[20][1] > reach[2][1], reach
+
+
+def test_a_timed_beam_with_passes_plays_them_until_its_deadline(tmp_path):
+    """The beam to submit at 90 ms (`bots/tuned/beam-timed.json`: 16 passes of rollouts in the engine) plays, timed,
+    as many passes as the deadline allows rather than its 16: more at ten times the time, and beyond 16 at some
+    moves even at 5 ms; the passes follow a finished pass of the deterministic rollouts (its horizon reported)."""
+    passes = {}
+    for ms in (5, 50):
+        moves = timed_beam_moves(tmp_path, "beam:bots/tuned/beam-timed.json", ms)
+        rolled = [m for m in moves if m["passes"] > 0]
+        assert rolled and all(m["horizon"] in (1, 2, 4) for m in rolled)
+        passes[ms] = [m["passes"] for m in rolled]
+    assert max(passes[5]) > 16 and sum(passes[50]) > 2 * sum(passes[5]), passes
 
 
 def test_a_timed_search_keeps_codingames_time_limits_over_100_games(cpp_exports):

@@ -8,11 +8,14 @@ import pytest
 
 from bots.beam.policy import (
     F_FIRSTS,
+    I_CANDIDATES,
     I_FIRST_COUNT,
     I_FIRSTS,
     I_HORIZON,
+    I_PASSES,
     I_REPLIES,
     I_REPLY_COUNT,
+    I_RNG,
     I_ROLLOUT_DAYS,
     P_ROLLOUT_WIDTH,
     P_WIDTH,
@@ -43,6 +46,7 @@ from bots.registry import kind_of, schema_for
 from bots.running.arena import play_batch, play_results
 from bots.running.dispatch import decide
 from bots.running.player import player_for
+from bots.shared.draws import seed_draws
 from bots.shared.evaluation import FIRST_EVALUATION_PARAM, evaluate
 from bots.shared.simulation import final_margin, step
 from engine import rules
@@ -195,6 +199,7 @@ def test_mcts_compacts_the_subtree_it_keeps_when_its_tree_fills():
     ("beam", "rollout_days=2,rollout_width=1"),
     ("beam:rollout_days=2", "rollout_days=8"),
     ("beam:rollout_days=2", "rollout_days=2,rollout_replies=3"),
+    ("beam:rollout_days=2,rollout_replies=3", "rollout_days=2,rollout_replies=3,rollout_samples=3,rollout_spread=3"),
 ])
 def test_the_parameters_reach_the_play(bot, changed):
     seeds = list(range(41, 47))
@@ -204,11 +209,13 @@ def test_the_parameters_reach_the_play(bot, changed):
 
 def test_a_beam_file_from_before_the_rollouts_plays_as_it_did(tmp_path):
     """The rollout parameters came after the first beam files (`Param.since`): a file without them loads and plays
-    the plain day planner, one without `rollout_replies` plays against the opponent's plan's move; a parameter the
-    first files had is still required."""
+    the plain day planner, one without `rollout_replies` plays against the opponent's plan's move, one without
+    `rollout_samples` and `rollout_spread` plays one pass of rollouts; a parameter the first files had is still
+    required."""
     schema = schema_for("beam")
     added = [p.name for p in schema if p.since]
-    assert added == ["rollout_days", "rollout_candidates", "rollout_width", "rollout_replies"]
+    assert added == ["rollout_days", "rollout_candidates", "rollout_width", "rollout_replies", "rollout_samples",
+                     "rollout_spread"]
 
     def file_of(values, name):
         path = tmp_path / f"{name}.json"
@@ -221,8 +228,20 @@ def test_a_beam_file_from_before_the_rollouts_plays_as_it_did(tmp_path):
     rolled = {**plain, "rollout_days": 2, "rollout_candidates": 4, "rollout_width": 2}
     assert (scores((file_of(rolled, "rolled"), "heuristic"), seeds)
             == scores(("beam:rollout_days=2,rollout_replies=1", "heuristic"), seeds))
+    replied = {**rolled, "rollout_replies": 3}
+    assert (scores((file_of(replied, "replied"), "heuristic"), seeds)
+            == scores(("beam:rollout_days=2,rollout_replies=3", "heuristic"), seeds))
     with pytest.raises(BotSpecError, match="missing parameter 'width'"):
         parse_bot(file_of({name: value for name, value in plain.items() if name != "width"}, "no-width"), 3)
+
+
+@pytest.mark.parametrize("one", ["rollout_samples=1,rollout_spread=4", "rollout_samples=6,rollout_spread=1"])
+def test_a_beam_draws_the_opponents_moves_only_with_passes_and_a_spread(one):
+    """More passes of rollouts need the opponent's moves drawn among several of its plans (`rollout_spread` > 1):
+    with one pass, or a spread of one plan, the beam plays its deterministic rollouts' games."""
+    seeds = list(range(41, 45))
+    rolled = "beam:rollout_days=2,rollout_replies=3"
+    assert scores((f"{rolled},{one}", "heuristic"), seeds) == scores((rolled, "heuristic"), seeds)
 
 
 def test_bot_names_and_parameters():
@@ -297,7 +316,7 @@ def test_the_beams_rollouts_deepen_1_2_4_up_to_their_days_and_play_their_best():
     assert ints[I_HORIZON] == 6 and ints[I_ROLLOUT_DAYS] == 3 * (1 + 2 + 4 + 6)
     candidates = [int(m) for m in ints[I_FIRSTS:I_FIRSTS + 3]]
     assert len(set(candidates)) == 3 and rules.encode_move(kind, a, b) in candidates
-    values = [rollout(mp[0], s[0], 0, seat, m, -1, 6, int(seat["params"][P_ROLLOUT_WIDTH]))[0] for m in candidates]
+    values = [rollout(mp[0], s[0], 0, seat, m, -1, 6, int(seat["params"][P_ROLLOUT_WIDTH]), 1)[0] for m in candidates]
     assert candidates[values.index(max(values))] == rules.encode_move(kind, a, b)
 
 
@@ -321,10 +340,54 @@ def test_the_beams_rollouts_begin_with_the_opponents_best_replies_and_value_a_ca
             count = ints[I_FIRST_COUNT]
             best = dict(zip(ints[I_FIRSTS:I_FIRSTS + count].tolist(), seat["floats"][F_FIRSTS:F_FIRSTS + count]))
             assert len(set(replies)) == 3 and [best[r] for r in replies] == sorted(best.values(), reverse=True)[:3]
-            values = [[rollout(mp[0], s[0], 0, seat, m, r, 2, width)[0] for r in replies] for m in candidates]
+            values = [[rollout(mp[0], s[0], 0, seat, m, r, 2, width, 1)[0] for r in replies] for m in candidates]
             means = [np.mean(v) for v in values]
             assert candidates[int(np.argmax(means))] == rules.encode_move(*moves[0])
             changed += any(int(np.argmax([v[j] for v in values])) != int(np.argmax(means)) for j in range(3))
+            checked += 1
+        if step(mp[0], s[0], *moves[0], *moves[1]):
+            break
+    assert checked > 20 and changed > 0
+
+
+def test_the_beams_sampled_passes_draw_the_opponents_later_moves_and_sum_the_passes():
+    """With `rollout_samples` S and `rollout_spread` K, S - 1 passes follow the deterministic one, each playing every
+    candidate out once more against each reply, the opponent's later moves drawn among the first moves of its K best
+    day plans; the move played is the candidate whose passes sum highest. Replayed here from the bot's random state at
+    every decision of a game: the same draws, the same choice; at some decisions the deterministic pass alone would
+    have chosen another."""
+    mp, s = game_of_seed_9()
+    bot = "beam:rollout_days=2,rollout_candidates=3,rollout_replies=2,rollout_samples=3,rollout_spread=3"
+    seats = seats_of(bot, "sunrate")
+    seat, checked, changed = seats[0], 0, 0
+    ints, params = seat["ints"], seat["params"]
+    width = int(params[P_ROLLOUT_WIDTH])
+
+    def mean_over_replies(move, replies, spread):
+        value = 0.0
+        for reply in replies:
+            value += rollout(mp[0], s[0], 0, seat, move, reply, 2, width, spread)[0] / len(replies)
+        return value
+
+    while True:
+        before = int(ints[I_RNG])
+        moves = [bot_move(seats, mp, s, p) for p in range(2)]
+        if not s[0]["waiting"][0] and ints[I_HORIZON] == 2 and ints[I_PASSES] == 3:
+            after = int(ints[I_RNG])
+            plan(mp[0], s[0], 0, seat, int(params[P_WIDTH]), True)
+            candidates = [int(m) for m in ints[I_CANDIDATES:I_CANDIDATES + min(3, int(ints[I_FIRST_COUNT]))]]
+            replies = [int(m) for m in ints[I_REPLIES:I_REPLIES + ints[I_REPLY_COUNT]]]
+            ints[I_RNG] = before
+            if before == 0:
+                seed_draws(mp[0], s[0], 0, seat, I_RNG)
+            first = [mean_over_replies(m, replies, 1) for m in candidates]
+            sums = list(first)
+            for _ in range(2):
+                for i, m in enumerate(candidates):
+                    sums[i] += mean_over_replies(m, replies, 3)
+            assert int(ints[I_RNG]) == after
+            assert candidates[int(np.argmax(sums))] == rules.encode_move(*moves[0])
+            changed += int(np.argmax(first)) != int(np.argmax(sums))
             checked += 1
         if step(mp[0], s[0], *moves[0], *moves[1]):
             break

@@ -215,16 +215,25 @@ def test_the_docs_document_every_field():
 def test_a_kept_parameter_file_is_a_trial_of_its_shipped_study():
     """Each parameter file in bots/tuned/ names the shipped study it was chosen from, is a valid file of that
     study's bot and league, and holds the values the study fixes in [search], or plays in its [finals] (the budget
-    its chosen trial was chosen at)."""
+    its chosen trial was chosen at), but for those its source says it changed: then it is the study's other kept
+    file, the trial's values, with those changes only (beam-timed.json: beam-rollouts.json played out for the
+    clock)."""
     from bots.contract.paramfile import read_param_file
 
     kept = sorted((ROOT / "bots" / "tuned").glob("*.json"))
-    assert {p.name for p in kept} >= {"beam-rollouts.json"}
-    for path in kept:
-        tuned = read_param_file(path)
+    assert {p.name for p in kept} >= {"beam-rollouts.json", "beam-timed.json"}
+    files = {path: read_param_file(path) for path in kept}
+    for path, tuned in files.items():
         study = read_study_file(ROOT / tuned.source["study"])
         assert (tuned.bot, tuned.league) == (study.bot, study.league), path
         assert isinstance(tuned.source["trial"], int) and tuned.source["trial"] < study.trials, path
+        changed = tuned.source.get("changed", {})
         fixed = {name: override.value for name, override in study.search.items() if override.fixed}
         fixed |= study.finals
+        fixed = {name: value for name, value in fixed.items() if name not in changed}
         assert fixed and {name: tuned.params[name] for name in fixed} == fixed, path
+        if changed:
+            (trial,) = [other for other in files.values() if not other.source.get("changed")
+                        and (other.source["study"], other.source["trial"]) == (tuned.source["study"],
+                                                                               tuned.source["trial"])]
+            assert tuned.params == trial.params | changed, path

@@ -2,13 +2,14 @@
 the day, the opponent assumed to wait, each position valued by its points, sun, the harvest its trees will bring
 under the coming days' shadows and what its trees may become (`policy`); with `rollout_days` > 0, its best first
 moves played out for days by both players' day plans (against the opponent's `rollout_replies` best first moves),
-the best rollout's played.
+the best rollout's played; with `rollout_samples` and `rollout_spread`, passes of rollouts in which the opponent's
+later moves are drawn among its best plans.
 
 Exported in C++ only (`tuner export --bot beam --lang cpp [--time-ms T]`): a beam of game states per move in plain
-Python would strain CodinGame's 100 ms a turn. Its work per move is fixed by its width, depth and rollout days; with
-a time limit, its rollouts deepen until the move's deadline (`bots.contract.budget.within_budget`), to the game's
-end when the time allows."""
-from bots.beam.policy import I_HORIZON, I_ROLLOUT_DAYS, beam_move
+Python would strain CodinGame's 100 ms a turn. Its work per move is fixed by its width, depth, rollout days and
+passes; with a time limit, its rollouts deepen, then its passes go on, until the move's deadline
+(`bots.contract.budget.within_budget`)."""
+from bots.beam.policy import I_HORIZON, I_PASSES, I_ROLLOUT_DAYS, beam_move
 from bots.beam.schema import MAX_WIDTH, SCHEMA
 from bots.contract.plugin import BotPlugin, Setup, int_argument
 
@@ -22,5 +23,5 @@ PLUGIN = BotPlugin("beam", "a day planner: beam search over its own actions for 
                    "its best first moves played out by both players' plans for up to rollout_days days (timed: "
                    "until its deadline)",
                    beam_move, SCHEMA, argument="W", parse_argument=_width, languages=("cpp",),
-                   stats=(("horizon", I_HORIZON), ("rollout_days", I_ROLLOUT_DAYS)),
+                   stats=(("horizon", I_HORIZON), ("rollout_days", I_ROLLOUT_DAYS), ("passes", I_PASSES)),
                    not_exportable="a beam of game states a move in plain Python would strain CodinGame's 100 ms a turn")

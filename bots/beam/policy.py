@@ -17,17 +17,24 @@ in the engine and a fixed-budget export, up to `rollout_days` (a fixed amount of
 limit, until the move's deadline, a pass the deadline cuts short being dropped. With `rollout_days` = 0 (the
 default) the bot plays its plan's first move: `beam:W` is the fixed-work day planner the studies know.
 
+Passes (`rollout_samples` S > 1 and `rollout_spread` K > 1): a rollout guesses each later move of the opponent by its
+day plan, the same guess every time. With passes, S - 1 more passes of rollouts follow at the last horizon, in which
+the opponent's later moves are drawn among the first moves of its K best day plans (the bot's random state,
+`bots.shared.draws`), and each candidate is valued by its sum over the passes: S passes in the engine, as many as
+the deadline allows in a timed export. Those passes are what a longer move buys (docs/bots.md, "Passes").
+
 Why the opponent waits: within a day the players' actions interact little (a contested seed, the nutrients a
 COMPLETE takes), while the shadows that matter are those of the coming days, which the evaluation projects.
 
 Scratch memory: seat.states holds two layers of the beam (positions) and a rollout's position, seat.ints their
-plans' first actions, the candidates' first moves and the opponent's replies, seat.floats their values; nothing is
-kept from one decision to the next.
+plans' first actions, the candidates' first moves, the opponent's replies and the random state, seat.floats their
+values and the candidates' sums over passes; nothing but the random state is kept from one decision to the next.
 """
 from __future__ import annotations
 
 from bots.beam.schema import MAX_REPLIES, MAX_WIDTH, SCHEMA
 from bots.contract.budget import within_budget
+from bots.shared.draws import seed_draws, uniform
 from bots.shared.evaluation import FIRST_EVALUATION_PARAM, evaluate
 from bots.shared.shortlist import FIRST_SHORTLIST_PARAM, shortlist
 from bots.shared.simulation import copy_state, final_margin, same_state, step
@@ -42,6 +49,8 @@ P_ROLLOUT_DAYS = SCHEMA.index("rollout_days")
 P_CANDIDATES = SCHEMA.index("rollout_candidates")
 P_ROLLOUT_WIDTH = SCHEMA.index("rollout_width")
 P_REPLIES = SCHEMA.index("rollout_replies")
+P_SAMPLES = SCHEMA.index("rollout_samples")
+P_SPREAD = SCHEMA.index("rollout_spread")
 
 NEXT_LAYER = MAX_WIDTH  # seat.states, ints and floats: [0, MAX_WIDTH) one layer, [MAX_WIDTH, 2 MAX_WIDTH) the next
 SPARE = 2 * MAX_WIDTH  # the state a move is tried on
@@ -54,7 +63,12 @@ I_HORIZON = I_FIRST_COUNT + 1  # the days the last move's completed rollouts loo
 I_ROLLOUT_DAYS = I_HORIZON + 1  # the days the last move's rollouts played out, all of them (for benchmarks)
 I_REPLIES = I_ROLLOUT_DAYS + 1  # seat.ints: the opponent's first moves a candidate's rollouts begin with
 I_REPLY_COUNT = I_REPLIES + MAX_REPLIES  # and their number
+I_CANDIDATES = I_REPLY_COUNT + MAX_FIRSTS  # seat.ints: the candidates played out (their plans' record, I_FIRSTS,
+# is rewritten by the opponent's plans in sampled rollouts)
+I_RNG = I_CANDIDATES + MAX_FIRSTS  # seat.ints: the bot's random state (`bots.shared.draws`; 0: not drawn yet)
+I_PASSES = I_RNG + 1  # seat.ints: the passes of rollouts the last move completed at its last horizon (benchmarks)
 F_FIRSTS = 2 * MAX_WIDTH  # seat.floats: the value of the best plan that starts with each first move
+F_SUMS = F_FIRSTS + MAX_FIRSTS  # seat.floats: the candidates' sums over sampled passes
 NO_VALUE = -1.0e18
 RAN, ENDED, CUT = 0, 1, 2  # how a rollout stopped: its horizon reached, the game over, the budget spent
 
@@ -148,9 +162,10 @@ def plan(mp, s, p, seat, width, record):
 
 
 @kernel
-def rollout(mp, s, p, seat, first, reply, days, width):
+def rollout(mp, s, p, seat, first, reply, days, width, spread):
     """Player p plays `first` from s, then both players follow their day plans for `days` day ends: (the value
-    for p of the position reached, the final margin if the game ended; RAN, ENDED or CUT)."""
+    for p of the position reached, the final margin if the game ended; RAN, ENDED or CUT). With `spread` > 1 the
+    opponent's later moves are drawn among the first moves of its `spread` best day plans."""
     wait = rules.encode_move(rules.WAIT, 0, 0)
     r = seat.states[ROLLOUT]
     copy_state(s, r)
@@ -161,7 +176,13 @@ def rollout(mp, s, p, seat, first, reply, days, width):
         if theirs < 0:
             theirs = wait
             if not r.waiting[1 - p]:
-                theirs = plan(mp, r, 1 - p, seat, width, False)
+                theirs = plan(mp, r, 1 - p, seat, width, spread > 1)
+                if spread > 1:
+                    sort_firsts(seat)
+                    n = min(spread, seat.ints[I_FIRST_COUNT])
+                    k = min(int(uniform(seat, I_RNG) * n), n - 1)
+                    if seat.ints[I_FIRSTS + k] != wait:
+                        theirs = seat.ints[I_FIRSTS + k]
         kind, a, b = rules.decode_move(mine)
         their_kind, their_a, their_b = rules.decode_move(theirs)
         day = r.day
@@ -201,38 +222,76 @@ def sort_firsts(seat):
 
 
 @kernel
+def play_out(mp, s, p, seat, candidates, horizon, width, spread, first):
+    """One pass of rollouts: each candidate played out once against each of the opponent's replies, the mean over
+    the replies set as its value (the `first` pass at a horizon) or added to the sum of its passes. ENDED if every
+    rollout ended the game, RAN if some did not, CUT if the budget cut the pass short."""
+    replies = seat.ints[I_REPLY_COUNT]
+    passed = ENDED
+    for i in range(candidates):
+        value = 0.0
+        for j in range(replies):
+            v, how = rollout(mp, s, p, seat, seat.ints[I_CANDIDATES + i], seat.ints[I_REPLIES + j], horizon, width,
+                             spread)
+            if how == CUT:
+                return CUT
+            if how != ENDED:
+                passed = RAN
+            value += v / replies
+        if first:
+            seat.floats[F_SUMS + i] = value
+        else:
+            seat.floats[F_SUMS + i] += value
+    return passed
+
+
+@hot
+def best_candidate(seat, candidates):
+    """The candidate whose passes sum highest (the first of equals)."""
+    best = 0
+    for i in range(1, candidates):
+        if seat.floats[F_SUMS + i] > seat.floats[F_SUMS + best]:
+            best = i
+    return seat.ints[I_CANDIDATES + best]
+
+
+@kernel
 def rolled_out_choice(mp, s, p, seat, chosen):
-    """The candidate first move whose rollout ends best, at the deepest horizon whose pass the budget let finish
-    (`chosen`, the plan's first move, if none did)."""
+    """The candidate first move whose rollouts end best, at the deepest horizon whose pass the budget let finish
+    (`chosen`, the plan's first move, if none did). With `rollout_samples` S > 1 and `rollout_spread` K > 1, more
+    passes follow at that horizon, in which the opponent's later moves are drawn among the first moves of its K best
+    day plans (`rollout`), and the candidates are valued by their sums over the passes the budget let finish: S
+    passes in the engine, as many as the deadline allows in a timed export."""
     params = seat.params
     days = int(params[P_ROLLOUT_DAYS])
     width = min(int(params[P_ROLLOUT_WIDTH]), MAX_WIDTH)
     sort_firsts(seat)
     candidates = min(int(params[P_CANDIDATES]), seat.ints[I_FIRST_COUNT])
-    replies = seat.ints[I_REPLY_COUNT]
+    for i in range(candidates):
+        seat.ints[I_CANDIDATES + i] = seat.ints[I_FIRSTS + i]
     done = 0
     while done < days and within_budget(days - done):
         horizon = min(days, max(1, 2 * done))
-        best = NO_VALUE
-        best_move = chosen
-        ended = True
-        for i in range(candidates):
-            value = 0.0
-            for j in range(replies):
-                v, how = rollout(mp, s, p, seat, seat.ints[I_FIRSTS + i], seat.ints[I_REPLIES + j], horizon, width)
-                if how == CUT:
-                    return chosen
-                if how != ENDED:
-                    ended = False
-                value += v / replies
-            if value > best:
-                best = value
-                best_move = seat.ints[I_FIRSTS + i]
-        chosen = best_move
+        passed = play_out(mp, s, p, seat, candidates, horizon, width, 1, True)
+        if passed == CUT:
+            return chosen
+        chosen = best_candidate(seat, candidates)
         done = horizon
         seat.ints[I_HORIZON] = horizon
-        if ended:
+        seat.ints[I_PASSES] = 1
+        if passed == ENDED:
             break
+    samples = int(params[P_SAMPLES])
+    spread = int(params[P_SPREAD])
+    if done == 0 or samples < 2 or spread < 2:
+        return chosen
+    if seat.ints[I_RNG] == 0:
+        seed_draws(mp, s, p, seat, I_RNG)
+    while within_budget(samples - seat.ints[I_PASSES]):
+        if play_out(mp, s, p, seat, candidates, done, width, spread, False) == CUT:
+            return chosen
+        chosen = best_candidate(seat, candidates)
+        seat.ints[I_PASSES] += 1
     return chosen
 
 
@@ -256,6 +315,7 @@ def beam_move(mp, s, p, seat):
     width = min(int(params[P_WIDTH]), MAX_WIDTH)
     seat.ints[I_HORIZON] = 0
     seat.ints[I_ROLLOUT_DAYS] = 0
+    seat.ints[I_PASSES] = 0
     rolls = int(params[P_ROLLOUT_DAYS]) > 0
     seat.ints[I_REPLY_COUNT] = 1
     seat.ints[I_REPLIES] = -1

@@ -15,7 +15,7 @@ from engine.rules import MAX_MOVES
 
 MAX_PARAMS = 64
 SCRATCH_STATES = 64  # scratch game states, integers and floats of a seat: what a search bot works in
-SCRATCH_INTS = 80
+SCRATCH_INTS = 112
 SCRATCH_FLOATS = 64
 # A search bot's memory from one move to the next within a game (a tree). Not zeroed at a game's start, which
 # would cost every bot's every game: the bot keeps in `ints` (zeroed) what part of it is in use.

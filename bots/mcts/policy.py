@@ -90,11 +90,10 @@ from bots.mcts.tree import (
     room_for,
     set_capacity,
 )
+from bots.shared.draws import seed_draws, uniform
 from bots.shared.shortlist import FIRST_SHORTLIST_PARAM, SL_MAX_MOVES, shortlist
 from bots.shared.simulation import copy_state, final_margin, same_state, step
 from engine import rules
-from engine.geometry import CELLS
-from engine.javarandom import next31, seed_state
 from engine.jit import hot, kernel
 
 P_ITERATIONS = SCHEMA.index("iterations")
@@ -221,35 +220,15 @@ def select_edge(seat, node, q, params):
 
 
 @hot
-def uniform(seat):
-    """A float in [0, 1) from the bot's random state."""
-    r, state = next31(seat.ints[I_RNG])
-    seat.ints[I_RNG] = state
-    return r / 2147483648.0
-
-
-@hot
-def seed_random(mp, s, p, seat):
-    """Seed the bot's random state at its first move of a game from what a program sees too (the map's richness,
-    its trees and the opponent's, its own first), not from the game's seed, which a program does not know."""
-    h = 12345
-    for c in range(CELLS):
-        h = (h * 8191 + mp.richness[c]) % 140737488355328
-    h = (h * 8191 + s.mine[p]) % 140737488355328
-    h = (h * 8191 + s.mine[1 - p]) % 140737488355328
-    seat.ints[I_RNG] = max(seed_state(h), 1)  # 0 is the state of a bot that has not drawn yet
-
-
-@hot
 def rollout_decision(mp, t, q, rollout, params, seat):
     """Player q's move in a rollout: the rollout policy's (parameters `rollout`), or with chance `rollout_epsilon`
     one of its shortlisted moves drawn at random."""
     kind, a, b = heuristic_move(mp, t, q, rollout)
     epsilon = params[P_ROLLOUT_EPSILON]
-    if epsilon > 0.0 and uniform(seat) < epsilon:
+    if epsilon > 0.0 and uniform(seat, I_RNG) < epsilon:
         n = shortlist(mp, t, q, params, P_SHORTLIST, rules.encode_move(kind, a, b), seat.moves)
         if n > 1:
-            kind, a, b = rules.decode_move(seat.moves[min(int(uniform(seat) * n), n - 1)])
+            kind, a, b = rules.decode_move(seat.moves[min(int(uniform(seat, I_RNG) * n), n - 1)])
     return kind, a, b
 
 
@@ -265,7 +244,8 @@ def rollout_margin(mp, t, params, seat):
     for i in range(ROLLOUT_COUNT):
         v = params[i]
         if jitter > 0.0 and ROLLOUT_SPAN[i] > 0.0 and v != 0.0:
-            v = min(max(v + jitter * ROLLOUT_SPAN[i] * (2.0 * uniform(seat) - 1.0), ROLLOUT_LOW[i]), ROLLOUT_HIGH[i])
+            moved = v + jitter * ROLLOUT_SPAN[i] * (2.0 * uniform(seat, I_RNG) - 1.0)
+            v = min(max(moved, ROLLOUT_LOW[i]), ROLLOUT_HIGH[i])
         rollout[i] = v
     me = seat.ints[I_PLAYER]
     turns = 0
@@ -436,7 +416,7 @@ def mcts_move(mp, s, p, seat):
     ints[I_BANK] = min(ints[I_BANK] + iterations, iterations * int(params[P_BANK_CAP]))
     set_capacity(seat)
     if ints[I_RNG] == 0:
-        seed_random(mp, s, p, seat)
+        seed_draws(mp, s, p, seat, I_RNG)
     root = -1
     if params[P_REUSE] > 0.5 and ints[I_NODES] > 0:
         root = find_position(mp, s, p, seat)

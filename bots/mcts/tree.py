@@ -57,7 +57,7 @@ I_CAP_EDGES = 11  # and edges
 I_MOVES = 12  # where the edges' moves start in seat.memory
 I_COMPACTED = 13  # compactions of the kept tree over the game
 I_MOVE_ITERATIONS = 14  # iterations of the last move
-I_RNG = 15  # the bot's random state (java.util.Random's), seeded at its first move (`policy.seed_random`)
+I_RNG = 15  # the bot's random state (java.util.Random's), seeded at its first move (`bots.shared.draws`)
 
 
 @hot
