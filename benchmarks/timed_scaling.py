@@ -3,8 +3,7 @@
 itself at a shorter time, through the referee at CodinGame's limits.
 
     python benchmarks/timed_scaling.py --bot mcts --time-ms 90 --budgets 300 1000 3000 --against-ms 30 [--games 40]
-    python benchmarks/timed_scaling.py --bot beam --params bots/tuned/beam-timed.json --time-ms 90 --budgets 4 16 64 \
-        --against-ms 30
+    python benchmarks/timed_scaling.py --bot beam --params bots/tuned/beam-timed.json --time-ms 90 --against-ms 30
 
 The bot (its defaults, or a parameter file's values with --params; Bronze+) is exported in C++ with `--time-ms T`
 (T ms a move, 10 T on the first turn) and at each fixed budget (`BUDGET`: mcts's iterations a move, beam's passes of
