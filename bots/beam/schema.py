@@ -30,9 +30,9 @@ PARAMS = [
     Param("rollout_replies", "int", 1, MAX_REPLIES, 1, "each candidate is played out once against each of the "
           "opponent's first moves of its best day plans, and valued by their mean; 1: against its plan's move",
           perturbed=False, since="0.2"),
-    Param("rollout_samples", "int", 1, 4096, 1, "rollouts per candidate and reply, the opponent's later moves drawn "
-          "among the first moves of its rollout_spread best day plans; 1: its plan's move", perturbed=False,
-          since="0.2"),
+    Param("rollout_samples", "int", 1, 4096, 1, "passes of rollouts (each candidate played out again against each "
+          "reply), the opponent's later moves drawn among the first moves of its rollout_spread best day plans; a "
+          "timed export: until its deadline; 1: one pass, its plans' moves", perturbed=False, since="0.2"),
     Param("rollout_spread", "int", 1, MAX_REPLIES, 1, "the opponent's best day plans a sampled rollout draws its "
           "later moves from", perturbed=False, since="0.2"),
 ]
