@@ -5,17 +5,16 @@ itself at a shorter time, through the referee at CodinGame's limits.
     python benchmarks/timed_scaling.py --bot mcts --time-ms 90 --budgets 300 1000 3000 --against-ms 30 [--games 40]
     python benchmarks/timed_scaling.py --bot beam --params bots/tuned/beam-timed.json --time-ms 90 --against-ms 30
 
-The bot (its defaults, or a parameter file's values with --params; Bronze+) is exported in C++ with `--time-ms T`
-(T ms a move, 10 T on the first turn) and at each fixed budget (`BUDGET`: mcts's iterations a move, beam's passes of
-rollouts, search's simulated turns), all compiled as CodinGame compiles C++ (`g++ -std=c++17`, no -O flag: the file
-carries its pragmas); a timed export plays the
-values its plug-in sets for a move ended by the clock (mcts's noisier rollouts and wider shortlist), a fixed budget
-the engine's. Each row is one match of --games games between the timed export and one other, on the seeds of the
-`match` stream (`tuner match`'s: --seed), each seed played twice with the sides swapped, at CodinGame's limits
-(1,000 ms for the first answer, 100 ms after): the timed bot's win rate with its Wilson 95% interval, its mean score
-margin, and the answers over the limits (a program over them loses the game). The fixed budgets are the engine's
-scaling table played by the file a player submits: the timed bot should beat the small budgets and meet its own pace
-(`benchmarks/export_turn_time.py` prints how many iterations or days a move's time buys). Matches run one after the
+The bot (its defaults, or a parameter file's values with --params; Bronze+) is exported in C++ with `--time-ms T` (T ms
+a move, 10 T on the first turn) and at each fixed budget (`BUDGET`: mcts's iterations a move, beam's passes of rollouts,
+search's simulated turns), all compiled as CodinGame compiles C++ (`g++ -std=c++17`, no -O flag: the file carries its
+pragmas); a timed export plays the values its plug-in sets for a move ended by the clock (mcts's noisier rollouts and
+wider shortlist), a fixed budget the engine's. Each row is one match of --games games between the timed export and one
+other, on the seeds of the `match` stream (`tuner match`'s: --seed), each seed played twice with the sides swapped, at
+CodinGame's limits (1,000 ms for the first answer, 100 ms after): the timed bot's win rate with its Wilson 95% interval,
+its mean score margin, and the answers over the limits (a program over them loses the game). The fixed budgets are the
+engine's scaling table played by the file a player submits: the timed bot should beat the small budgets and meet its own
+pace (`benchmarks/export_turn_time.py` prints how many iterations or days a move's time buys). Matches run one after the
 other, one game at a time: two programs at once on a small machine slow each other and the figures. Run it on an
 otherwise idle machine.
 """

@@ -46,7 +46,7 @@ from bots.registry import kind_of, schema_for
 from bots.running.arena import play_batch, play_results
 from bots.running.dispatch import decide
 from bots.running.player import player_for
-from bots.shared.draws import seed_draws
+from bots.shared.draws import seed_draws, uniform
 from bots.shared.evaluation import FIRST_EVALUATION_PARAM, evaluate
 from bots.shared.simulation import final_margin, step
 from engine import rules
@@ -378,8 +378,7 @@ def test_the_beams_sampled_passes_draw_the_opponents_later_moves_and_sum_the_pas
             candidates = [int(m) for m in ints[I_CANDIDATES:I_CANDIDATES + min(3, int(ints[I_FIRST_COUNT]))]]
             replies = [int(m) for m in ints[I_REPLIES:I_REPLIES + ints[I_REPLY_COUNT]]]
             ints[I_RNG] = before
-            if before == 0:
-                seed_draws(mp[0], s[0], 0, seat, I_RNG)
+            seed_draws(mp[0], s[0], 0, seat, I_RNG)
             first = [mean_over_replies(m, replies, 1) for m in candidates]
             sums = list(first)
             for _ in range(2):
@@ -392,6 +391,20 @@ def test_the_beams_sampled_passes_draw_the_opponents_later_moves_and_sum_the_pas
         if step(mp[0], s[0], *moves[0], *moves[1]):
             break
     assert checked > 20 and changed > 0
+
+
+def test_a_bots_random_state_is_seeded_at_its_first_draw_of_a_game_only():
+    """`seed_draws` seeds a zeroed state (a game's start) from the player's view, and leaves a state that has drawn
+    alone: reseeding at every move would replay the same draws move after move."""
+    mp, s = game_of_seed_9()
+    seat = seats_of("beam")[0]
+    seat["ints"][I_RNG] = 0
+    seed_draws(mp[0], s[0], 0, seat, I_RNG)
+    seeded = int(seat["ints"][I_RNG])
+    uniform(seat, I_RNG)
+    drawn = int(seat["ints"][I_RNG])
+    seed_draws(mp[0], s[0], 0, seat, I_RNG)
+    assert seeded != 0 and drawn != seeded and int(seat["ints"][I_RNG]) == drawn
 
 
 def bot_move(seats, mp, s, p):

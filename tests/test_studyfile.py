@@ -233,7 +233,7 @@ def test_a_kept_parameter_file_is_a_trial_of_its_shipped_study():
         fixed = {name: value for name, value in fixed.items() if name not in changed}
         assert fixed and {name: tuned.params[name] for name in fixed} == fixed, path
         if changed:
-            (trial,) = [other for other in files.values() if not other.source.get("changed")
-                        and (other.source["study"], other.source["trial"]) == (tuned.source["study"],
-                                                                               tuned.source["trial"])]
+            origin = (tuned.source["study"], tuned.source["trial"])
+            (trial,) = [other for other in files.values()
+                        if not other.source.get("changed") and (other.source["study"], other.source["trial"]) == origin]
             assert tuned.params == trial.params | changed, path

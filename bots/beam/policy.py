@@ -285,8 +285,7 @@ def rolled_out_choice(mp, s, p, seat, chosen):
     spread = int(params[P_SPREAD])
     if done == 0 or samples < 2 or spread < 2:
         return chosen
-    if seat.ints[I_RNG] == 0:
-        seed_draws(mp, s, p, seat, I_RNG)
+    seed_draws(mp, s, p, seat, I_RNG)
     while within_budget(samples - seat.ints[I_PASSES]):
         if play_out(mp, s, p, seat, candidates, done, width, spread, False) == CUT:
             return chosen

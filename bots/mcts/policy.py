@@ -415,8 +415,7 @@ def mcts_move(mp, s, p, seat):
     iterations = int(params[P_ITERATIONS])
     ints[I_BANK] = min(ints[I_BANK] + iterations, iterations * int(params[P_BANK_CAP]))
     set_capacity(seat)
-    if ints[I_RNG] == 0:
-        seed_draws(mp, s, p, seat, I_RNG)
+    seed_draws(mp, s, p, seat, I_RNG)
     root = -1
     if params[P_REUSE] > 0.5 and ints[I_NODES] > 0:
         root = find_position(mp, s, p, seat)

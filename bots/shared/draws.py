@@ -10,7 +10,10 @@ from engine.jit import hot
 
 @hot
 def seed_draws(mp, s, p, seat, at):
-    """Seed the random state kept at seat.ints[at] from player p's view of the game."""
+    """Seed the random state kept at seat.ints[at] from player p's view of the game, unless the bot has drawn this
+    game already (the state is 0 at a game's start, `bots.contract.seat.start_seat`)."""
+    if seat.ints[at] != 0:
+        return
     h = 12345
     for c in range(CELLS):
         h = (h * 8191 + mp.richness[c]) % 140737488355328
