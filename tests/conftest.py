@@ -26,10 +26,51 @@ def program(name: str, *args: str) -> str:
     return "cmd:" + " ".join([sys.executable, str(PROGRAMS / name), *args])
 
 
-def run_tuner(*args: str, cwd=None, timeout: float = 600, env=None) -> subprocess.CompletedProcess:
-    """Run the installed `tuner` command as a user would."""
-    return subprocess.run([sys.executable, "-m", "tuner.cli", *args], capture_output=True, text=True,
-                          cwd=cwd or ROOT, timeout=timeout, env={**os.environ, **(env or {})})
+def run_tuner(*args: str, cwd=None, timeout: float = 600, env=None, process: bool = False
+              ) -> subprocess.CompletedProcess:
+    """Run the `tuner` command as a user would: its entry point, `tuner.cli.main`, on these arguments, with its
+    output, errors and exit status. In this process (the engine already loaded: a command costs its work, not a
+    second of start-up), unless `process` is set, `env` changes the environment (read when a process starts)
+    or `cwd` is a copy of the project (whose code must run): then as a real `python -m tuner.cli` process."""
+    where = Path(cwd or ROOT)
+    if process or env or (where / "tuner" / "cli").is_dir() and where.resolve() != ROOT.resolve():
+        return subprocess.run([sys.executable, "-m", "tuner.cli", *args], capture_output=True, text=True,
+                              cwd=where, timeout=timeout, env={**os.environ, **(env or {})})
+    return _run_tuner_here(list(args), where)
+
+
+def _run_tuner_here(args: list, where: Path) -> subprocess.CompletedProcess:
+    """`tuner.cli.main(args)` in this process, in folder `where`: what it prints, and its exit status as the
+    `tuner` command's (an uncaught exception: its traceback on stderr and status 1, as Python's)."""
+    import contextlib
+    import io
+    import traceback
+    import warnings
+
+    from tuner.cli import main
+
+    out, err = (io.TextIOWrapper(io.BytesIO(), encoding="utf-8", write_through=True) for _ in range(2))
+    before = os.getcwd()
+    os.chdir(where)
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err), warnings.catch_warnings():
+            warnings.resetwarnings()  # a new interpreter's filters: what a user would see is on stderr
+            for category in (DeprecationWarning, PendingDeprecationWarning, ImportWarning, ResourceWarning):
+                warnings.simplefilter("ignore", category)
+            warnings.showwarning = warnings._showwarning_orig  # type: ignore[attr-defined]
+            try:
+                status = main(args)
+            except SystemExit as stop:
+                status = stop.code if isinstance(stop.code, int) else (0 if stop.code is None else 1)
+                if isinstance(stop.code, str):
+                    print(stop.code, file=sys.stderr)
+            except Exception:
+                traceback.print_exc()
+                status = 1
+    finally:
+        os.chdir(before)
+    return subprocess.CompletedProcess(["tuner", *args], status, out.buffer.getvalue().decode(),
+                                       err.buffer.getvalue().decode())
 
 
 def usage_error(capsys, argv: list) -> str:

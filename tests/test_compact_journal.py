@@ -53,7 +53,7 @@ def outline(storage, name: str = "s") -> list:
 
 
 def compact_storage(path) -> JournalStorage:
-    return open_storage(str(path))
+    return open_storage(str(path), new_journal="compact")
 
 
 def test_what_optuna_writes_reads_back_and_exports_as_optunas_own_journal(tmp_path):
@@ -134,7 +134,7 @@ def test_several_processes_append_to_one_journal_at_once(tmp_path):
 
 def test_heartbeats_fail_a_silent_trial_and_retry_it(tmp_path):
     path = tmp_path / "s.journal"
-    storage = open_storage(str(path), heartbeat=Heartbeat(1, 2))
+    storage = open_storage(str(path), heartbeat=Heartbeat(1, 2), new_journal="compact")
     assert isinstance(storage, HeartbeatJournalStorage)
     study = optuna.create_study(storage=storage, study_name="s")
     study.enqueue_trial({"x": 1.5, "n": 3, "c": "a"})
@@ -150,7 +150,7 @@ def test_heartbeats_fail_a_silent_trial_and_retry_it(tmp_path):
 def test_a_batch_beats_at_once_so_a_start_written_by_another_clock_does_not_make_its_trial_stale(tmp_path):
     """A trial created by a worker whose clock (or time zone) is an hour behind looks an hour old to the others:
     its first heartbeat, at once, keeps it alive; with none it is stale."""
-    storage = open_storage(str(tmp_path / "s.journal"), heartbeat=Heartbeat(5, 10))
+    storage = open_storage(str(tmp_path / "s.journal"), heartbeat=Heartbeat(5, 10), new_journal="compact")
     study = optuna.create_study(storage=storage, study_name="s")
     hour_behind = datetime.datetime.now() - datetime.timedelta(hours=1)
     beating, silent = (storage.get_trial(storage.create_new_trial(study._study_id, template_trial=FrozenTrial(
@@ -297,7 +297,7 @@ def test_a_snapshot_of_another_optuna_version_is_never_unpickled(tmp_path, monke
 
 def test_export_plain_command_writes_the_study_for_other_tools(tmp_path, capsys):
     study_file = write_study(tmp_path, "tiny")
-    fill(open_storage(str(tmp_path / "tiny.journal")), 5, name="tiny")
+    fill(compact_storage(tmp_path / "tiny.journal"), 5, name="tiny")
     out = tmp_path / "out.journal"
     assert tuner_main(["storage", "export-plain", str(study_file), str(out)]) == 0
     assert outline(JournalStorage(JournalFileBackend(str(out))), "tiny") == \

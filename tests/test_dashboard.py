@@ -6,6 +6,7 @@ import sys
 import time
 import urllib.error
 import urllib.request
+from pathlib import Path
 
 import pytest
 
@@ -131,3 +132,36 @@ def test_a_big_study_is_served_with_its_recent_and_best_trials_and_its_whole_sea
     polled = detail(len(numbers))
     assert [t["number"] for t in polled["trials"]] == [41]
     assert [t["number"] for t in detail(0)["trials"]] == numbers + [41]
+
+
+def free_port() -> int:
+    import socket
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def test_optuna_dashboard_itself_serves_a_new_studys_journal(tuned_study):
+    """What an Optuna user types first, `optuna-dashboard STUDY.journal`, on the journal `tuner tune` made."""
+    journal = tuned_study.with_suffix(".journal")
+    assert journal.read_bytes().startswith(b'{"op_code"')
+    port = free_port()
+    process = subprocess.Popen([str(Path(sys.executable).with_name("optuna-dashboard")), str(journal), "--port",
+                                str(port)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                summaries = get(f"http://127.0.0.1:{port}/api/studies")["study_summaries"]
+                break
+            except (urllib.error.URLError, ConnectionError):
+                assert process.poll() is None, process.stdout.read()
+                assert time.monotonic() < deadline
+                time.sleep(0.2)
+        assert [s["study_name"] for s in summaries] == ["shared"]
+        trials = get(f"http://127.0.0.1:{port}/api/studies/{summaries[0]['study_id']}")["trials"]
+        assert [t["number"] for t in trials] == [t.number for t in load_study(tuned_study).trials]
+    finally:
+        process.kill()
+        process.wait(timeout=30)

@@ -243,3 +243,58 @@ def test_every_relative_link_leads_somewhere(page):
         assert target.exists(), f"{page.name}: the link {link} leads to no file"
         if anchor and target.suffix == ".md":
             assert anchor in anchors(target), f"{page.name}: the link {link} leads to no heading of {target.name}"
+
+
+README = ROOT / "README.md"
+COMMIT_HASH = re.compile(r"(?<![0-9a-zA-Z_./-])(?=[0-9a-f]*[a-f])(?=[0-9a-f]*[0-9])[0-9a-f]{7,40}(?![0-9a-zA-Z_-])")
+
+
+def paragraphs(text: str) -> list[list[str]]:
+    """The prose paragraphs of a Markdown text: runs of lines outside code blocks, tables, lists' items apart."""
+    found: list[list[str]] = []
+    current: list[str] = []
+    in_code = False
+    for line in text.splitlines() + [""]:
+        if line.startswith("```"):
+            in_code = not in_code
+        starts_item = bool(re.match(r"\s*([-*]|\d+\.)\s", line))
+        if in_code or line.startswith(("```", "|", "#")) or not line.strip() or starts_item:
+            if current:
+                found.append(current)
+            current = [line] if starts_item and not in_code else []
+        else:
+            current.append(line)
+    return found
+
+
+def readme_shape_problems(text: str) -> list[str]:
+    problems = []
+    lines = text.splitlines()
+    if len(lines) > 130:
+        problems.append(f"{len(lines)} lines (at most 130)")
+    problems += [f"a commit hash: {match.group()}" for match in COMMIT_HASH.finditer(text)]
+    problems += [f"a paragraph of {len(p)} lines (at most 8): {p[0][:40]}..." for p in paragraphs(text) if len(p) > 8]
+    return problems
+
+
+def test_the_readme_is_a_short_guide():
+    """At most 130 lines, no commit hash, no paragraph over 8 lines: a guide a player reads in five minutes."""
+    assert readme_shape_problems(README.read_text(encoding="utf-8")) == []
+
+
+def test_the_readme_checks_catch_a_long_readme_a_hash_and_a_long_paragraph():
+    assert readme_shape_problems("# A guide\n\nRun `tuner tune`.\n") == []
+    assert readme_shape_problems("line\n\n" * 70) == ["140 lines (at most 130)"]
+    assert readme_shape_problems("measured at commit 0fb2e05 on a VM\n") == ["a commit hash: 0fb2e05"]
+    assert readme_shape_problems("colour ffffff, seed 1234567, `tuner export`\n") == []
+    long = "\n".join(["words"] * 9)
+    assert readme_shape_problems(long) == ["a paragraph of 9 lines (at most 8): words..."]
+    assert readme_shape_problems("- item\n" + "\n".join(["  more"] * 7) + "\n- next\n") == []
+
+
+def test_ci_runs_the_readmes_test_command():
+    """`.ci/run` runs exactly the README's test command (then the slow step)."""
+    readme = README.read_text(encoding="utf-8")
+    command = next(line for line in readme.splitlines() if line.startswith("python3 -m venv")
+                   and line.endswith("&& pytest"))
+    assert command in (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()

@@ -428,6 +428,7 @@ def test_a_timed_beam_with_passes_plays_them_until_its_deadline(tmp_path):
     assert max(passes[5]) > 16 and sum(passes[50]) > 2 * sum(passes[5]), passes
 
 
+@pytest.mark.slow
 def test_a_timed_search_keeps_codingames_time_limits_over_100_games(cpp_exports):
     """CodinGame's limits (1,000 ms for the first answer, 100 ms after), enforced by the referee, on each search
     bot at its largest budget (which, spent as a count, may take longer than that). This machine is shared: a game

@@ -95,6 +95,7 @@ def blas_result(env: dict) -> str:
     return done.stdout
 
 
+@pytest.mark.slow
 def test_the_same_study_under_two_blas_kernels_and_two_numba_targets(tmp_path):
     """A short CMA-ES study (the quickstart's objective, race and finals) run as on two machines: the same trials,
     parameter by parameter, to the last bit. CMA-ES computed through NumPy's BLAS gives other samples on them."""

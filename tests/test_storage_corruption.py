@@ -1,6 +1,6 @@
 """Damaged storage files: every command that opens the study stops with one line naming the file and what is
 wrong (exit 2, no traceback), and the file's bytes are unchanged afterwards. Journals in both formats: the
-compact one `tuner tune` writes, and Optuna's plain JSON lines (a study from Optuna or an older tuner)."""
+compact one `tuner tune` writes for `journal_format = "compact"`, and Optuna's plain JSON lines."""
 import hashlib
 import os
 from typing import Optional
@@ -16,7 +16,7 @@ from tuner.storage.journal import DamagedJournal, TrialSyncedJournalFile
 def journals(tmp_path_factory):
     """A real journal written by `tuner tune` (a tiny study): its bytes, and those of its plain export."""
     directory = tmp_path_factory.mktemp("journal")
-    path = write_study(directory, "damaged", trials=3, pairs=20)
+    path = write_study(directory, "damaged", trials=3, pairs=20, journal_format="compact")
     result = run_tuner("tune", str(path), "--no-progress")
     assert result.returncode == 0, result.stderr
     export_plain(str(directory / "damaged.journal"), str(directory / "plain.journal"))

@@ -352,7 +352,7 @@ def test_study_bots_need_an_existing_study(tmp_path):
 
 
 def finished_trials(path) -> int:
-    """Finished trials of a study file's study, read while `tuner tune` writes it (the journal is compact)."""
+    """Finished trials of a study file's study, read while `tuner tune` writes it (a journal file)."""
     from optuna.trial import TrialState
 
     try:

@@ -236,7 +236,8 @@ def run_tune(config: StudyConfig, report: RunReport, trials: Optional[int] = Non
     limits = TimeLimits(config.first_timeout, config.turn_timeout)
     check_bots(config, space, limits)
     where = f"{config.path}: {config.storage_source}"
-    storage = open_storage(config.storage, where, heartbeat=Heartbeat(config.heartbeat_interval, config.grace_period))
+    storage = open_storage(config.storage, where, heartbeat=Heartbeat(config.heartbeat_interval, config.grace_period),
+                           new_journal=config.journal_format)
     sampler = build_sampler(config, space)
     lock = study_lock(config.storage_url, storage, config.name)
     with lock:  # one worker creates the study and enqueues the baseline

@@ -1,8 +1,9 @@
 """Opening a study's Optuna storage and its artifact store.
 
-A path is a journal file, in one of two formats told apart by its first bytes: the compact journal
-(`tuner.storage.compact`, what a new study gets, with snapshots: `tuner.storage.snapshots`) or Optuna's plain
-journal of JSON lines (`tuner.storage.journal`: a study made by Optuna or an older tuner, kept in its format).
+A path is a journal file, in one of two formats told apart by its first bytes: Optuna's plain journal of JSON
+lines (`tuner.storage.journal`: what a new study gets, read by `optuna-dashboard` and any Optuna program as it is)
+or the compact journal (`tuner.storage.compact`, about a seventh of the size, with snapshots:
+`tuner.storage.snapshots`; a new study's format when its study file says `journal_format = "compact"`).
 Both are synced per trial and refused, unchanged, if damaged; a file that is neither is refused too. URLs open
 Optuna's storages: `sqlite:///`, `postgresql://`, `mysql://` (RDB) and `redis://` (journal on Redis).
 
@@ -53,9 +54,11 @@ class Heartbeat:
     grace: int  # seconds without one after which the trial is failed and retried
 
 
-def open_storage(storage, where: str = "storage", create: bool = True, heartbeat: Optional[Heartbeat] = None):
+def open_storage(storage, where: str = "storage", create: bool = True, heartbeat: Optional[Heartbeat] = None,
+                 new_journal: str = "optuna"):
     """An Optuna storage for a StorageURL (or its text). `create=False` refuses to create a journal file or an
-    SQLite database that is not there.
+    SQLite database that is not there; a journal file made here is in the `new_journal` format (`optuna` or
+    `compact`), an existing one keeps its own.
 
     Raises UserError naming the storage and why it cannot be opened; a damaged file is left unchanged.
     """
@@ -64,7 +67,7 @@ def open_storage(storage, where: str = "storage", create: bool = True, heartbeat
     if not create and not url.exists():
         raise UserError(f"{where}: {url} does not exist yet (run `tuner tune` on the study first)")
     if url.scheme == "journal":
-        return _open_journal_file(url.file, where, heartbeat)
+        return _open_journal_file(url.file, where, heartbeat, new_journal)
     try:
         if url.scheme in ("redis", "rediss"):
             with warnings.catch_warnings():  # "JournalRedisBackend is experimental": two lines before any error
@@ -111,7 +114,7 @@ def _check_sqlite_file(url: StorageURL, where: str) -> None:
                         f"{head!r}); it was left unchanged")
 
 
-def _open_journal_file(path: Path, where: str, heartbeat: Optional[Heartbeat]):
+def _open_journal_file(path: Path, where: str, heartbeat: Optional[Heartbeat], new_journal: str):
     if not path.parent.is_dir():
         raise UserError(f"{where}: cannot create {path}: directory {path.parent} does not exist")
     if path.exists() and not path.is_file():
@@ -123,8 +126,9 @@ def _open_journal_file(path: Path, where: str, heartbeat: Optional[Heartbeat]):
             raise not_a_journal(str(path))
         if kind == "plain":
             check_journal_file(path)
+        if kind == "plain" or (kind == "empty" and new_journal != "compact"):
             with loading():
-                return _journal_storage(TrialSyncedJournalFile(str(path)), heartbeat)
+                return _journal_storage(_plain_journal_file(path), heartbeat)
         return _open_compact(path, heartbeat)
     except DamagedJournal as error:
         raise UserError(f"{where}: {error}") from None
@@ -132,6 +136,13 @@ def _open_journal_file(path: Path, where: str, heartbeat: Optional[Heartbeat]):
         detail = str(error).strip().splitlines()[0] if str(error).strip() else ""
         raise UserError(f"{where}: {path} is not a usable Optuna journal file: a record cannot be read "
                         f"({type(error).__name__}{': ' + detail if detail else ''}); it was left unchanged") from None
+
+
+def _plain_journal_file(path: Path) -> TrialSyncedJournalFile:
+    try:
+        return TrialSyncedJournalFile(str(path))
+    except OSError as error:
+        raise UserError(f"cannot create {path}: {error.strerror or error}") from None
 
 
 def _open_compact(path: Path, heartbeat: Optional[Heartbeat]):

@@ -76,6 +76,7 @@ class StudyConfig:
     finals_confidence = AsWritten[float]()
     first_timeout = AsWritten[float]()
     turn_timeout = AsWritten[float]()
+    journal_format = AsWritten[Literal["optuna", "compact"]]()
     heartbeat_interval = AsWritten[int]()
     grace_period = AsWritten[int]()
 

@@ -76,11 +76,16 @@ class StudyFile(BaseModel):
         "(your own bot's values, or a naive start)", allowed="the path of a parameter file of the tuned bot"))
     storage: Optional[str] = Field(None, **field_doc(
         "path or URL",
-        "default: `<study file name>.journal` beside the study file (a compact journal file, about 1.4 kB a trial; an "
-        "existing plain Optuna journal file keeps its format). A relative path is relative to the study file; an "
+        "default: `<study file name>.journal` beside the study file (Optuna's journal file, which `optuna-dashboard` "
+        "opens as it is; `journal_format` for a compact one). A relative path is relative to the study file; an "
         "Optuna storage URL (`sqlite:///`, "
         "`postgresql://`, `mysql://`, `redis://`) also works: PostgreSQL for long studies and several machines "
         "(docs/storage.md)", allowed="a journal file path or a storage URL"))
+    journal_format: Literal["optuna", "compact"] = Field("optuna", **field_doc(
+        "string", "format of a new journal file: `optuna` (Optuna's JSON lines, about 10 kB a trial, what "
+        "`optuna-dashboard` and every Optuna program read) or `compact` (about 1.5 kB a trial and a snapshot cache "
+        "for fast loading, read by this tuner only: docs/storage.md); an existing journal keeps its format",
+        allowed="`optuna` or `compact`"))
     artifacts: Optional[str] = Field(None, **field_doc(
         "path", "artifact store (exported bot of each new best trial); default: `<storage name>-artifacts/` beside a "
         "journal file, else `<study file name>-artifacts/` beside the study file", allowed="a non-empty string"))
