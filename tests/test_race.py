@@ -9,14 +9,25 @@ import pytest
 
 from bots.contract.names import parse_bot
 from tuner.measure.gauntlet import paired_difference, run_gauntlet
-from tuner.measure.runner import GameRunner, pair_points
+from tuner.measure.runner import GameRunner
 from tuner.measure.seeds import game_seeds
+from tuner.measure.stats import pair_points, pair_value
 from tuner.search.race import BELOW_BEST, Race, blocks, met_positions
 
 
 def test_a_pair_s_points_count_a_win_1_a_draw_half_a_loss_0():
     margins = np.array([[5, 3], [5, 0], [5, -2], [0, 0], [0, -1], [-4, -1]])
     assert pair_points(margins).tolist() == [1.0, 0.75, 0.5, 0.5, 0.25, 0.0]
+
+
+def test_a_pair_s_value_blends_its_points_with_a_reward_that_rises_with_the_margin():
+    margins = np.array([[-60, -70], [-10, -20], [0, 0], [20, 20], [5, 3]])
+    assert pair_value(margins).tolist() == pair_points(margins).tolist()  # weight 0: the points alone
+    reward = pair_value(margins, 1.0, 20.0)
+    assert reward[3] == pytest.approx(0.75) and reward[2] == 0.5
+    assert 0 < reward[0] < reward[1] < 0.5 < reward[4] < reward[3] < 1  # a closer loss is worth more
+    half = pair_value(margins, 0.5, 20.0)
+    assert half.tolist() == pytest.approx((0.5 * pair_points(margins) + 0.5 * reward).tolist())
 
 
 def test_blocks_grow_and_cover_every_pair_once():

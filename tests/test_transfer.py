@@ -177,3 +177,32 @@ def test_the_naive_start_study_is_the_beam_study_from_sunrate_s_weights(tmp_path
     assert study.sigma == 0.15 and study.trials == 32 and SearchSpace.for_config(study).baseline() == naive
     assert (study.opponents, study.held_out_opponents, study.search) == \
         (shipped.opponents, shipped.held_out_opponents, shipped.search)
+
+
+@pytest.mark.parametrize("margin_weight", [0.5, 0.0], ids=["margins", "points only"])
+def test_a_search_from_a_start_that_loses_every_game_climbs_by_the_margins(tmp_path, margin_weight):
+    """From the heuristic with every searched weight at its range's middle, which loses every game to the
+    heuristic's defaults: with the margins in the score the search finds weights that lose by less, and the finals
+    choose them over the start; on points alone every trial scores 0 and nothing is chosen but the start."""
+    from bots.contract.paramfile import ParamFile, write_param_file
+    from tuner.study.space import SearchSpace
+
+    naive_start = benchmark("naive_start")
+    path = write_study(tmp_path, "climb", bot="heuristic", opponents=["heuristic"], trials=24, population=8,
+                       pairs=16, pruner="none", sigma=0.3, validation_pairs=16, finalists=2, finals_confidence=0.9,
+                       margin_weight=margin_weight)
+    middle = naive_start.naive_params("heuristic", "middle", SearchSpace.for_config(read_study_file(path)))
+    write_param_file(tmp_path / "middle.json", ParamFile("heuristic", 3, middle, {"start": "middle"}))
+    path.write_text(path.read_text(encoding="utf-8") + 'baseline = "middle.json"\n', encoding="utf-8")
+    result = run_tuner("tune", str(path), "--no-progress")
+    assert result.returncode == 0, result.stderr
+    study = load_study(path)
+    start = study.user_attrs[f"validation:{study.trials[0].number}"]["per_opponent"]["heuristic"]
+    assert start["wins"] == 0, start  # the start loses every held-out game
+    chosen = study.user_attrs["chosen"]
+    if margin_weight:
+        assert chosen["trial"] != 0, chosen["finalists"]
+        tuned = chosen["validation"]["per_opponent"]["heuristic"]
+        assert tuned["mean_margin"] > start["mean_margin"] + 10, (tuned, start)
+    else:
+        assert chosen["trial"] == 0, chosen["finalists"]

@@ -19,8 +19,8 @@ from typing import Optional
 import numpy as np
 
 from bots.contract.names import Bot
-from tuner.measure.runner import GameRunner, pair_points
-from tuner.measure.stats import Tally, elo_difference, tally
+from tuner.measure.runner import GameRunner
+from tuner.measure.stats import Tally, elo_difference, pair_points, tally
 
 
 @dataclass

@@ -224,12 +224,6 @@ class PendingUnits:
         return UnitResults(margins, sorted(lost, key=lambda d: (d.unit, d.game)))
 
 
-def pair_points(margins: np.ndarray) -> np.ndarray:
-    """A seed pair's result: the points of its two games (win 1, draw 1/2, loss 0) divided by 2."""
-    points = (margins > 0) + 0.5 * (margins == 0)
-    return points.mean(axis=-1)
-
-
 @dataclass
 class Evaluation:
     """A bot's results against named opponents."""

@@ -100,3 +100,20 @@ def opponent_mean(pooled: Tally, per_opponent: list) -> Tally:
     rate = float(rates.mean())
     half = Z95 * math.sqrt(float(np.sum(rates * (1 - rates) / games))) / len(rates)
     return replace(pooled, **_rated(rate, (max(0.0, rate - half), min(1.0, rate + half)), pooled.games))
+
+
+def pair_points(margins: np.ndarray) -> np.ndarray:
+    """A seed pair's result: the points of its two games (win 1, draw 1/2, loss 0) divided by 2."""
+    points = (margins > 0) + 0.5 * (margins == 0)
+    return points.mean(axis=-1)
+
+
+def pair_value(margins: np.ndarray, margin_weight: float = 0.0, margin_scale: float = 20.0) -> np.ndarray:
+    """A seed pair's score: its points (`pair_points`), blended with weight `margin_weight` with its games' mean
+    margin reward, 1/2 + m / (2 (|m| + margin_scale)): bounded as the points are, and rising with the margin where
+    every game is lost (or won), so that a search from a start that loses every game sees which way is up."""
+    points = pair_points(margins)
+    if margin_weight == 0:
+        return points
+    reward = (0.5 + margins / (2.0 * (np.abs(margins) + margin_scale))).mean(axis=-1)
+    return (1.0 - margin_weight) * points + margin_weight * reward

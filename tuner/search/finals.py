@@ -51,7 +51,7 @@ from optuna.trial import TrialState
 
 from bots.contract.paramfile import now_iso
 from tuner.measure.gauntlet import run_gauntlet
-from tuner.measure.runner import Evaluation, GameRunner, evaluate, pair_points
+from tuner.measure.runner import Evaluation, GameRunner, evaluate
 from tuner.measure.seeds import game_seeds
 from tuner.measure.stats import tally
 from tuner.search.cmaes_sampler import cmaes_mean
@@ -197,7 +197,7 @@ def choose(config: StudyConfig, runner: GameRunner, study, space, sampler, bot_o
         if finalist.trial is not None:
             study.set_user_attr(validation_key(finalist.trial), _validation_record(config, finalist, evaluation))
     baseline_label = next(f.label for f, _ in results if f.params == space.baseline())
-    scores, confidence, label = pick(config, {f.label: pair_points(e.margins) for f, e in results}, panel,
+    scores, confidence, label = pick(config, {f.label: config.pair_value(e.margins) for f, e in results}, panel,
                                      baseline_label)
     best, evaluation = next(r for r in results if r[0].label == label)
     sure = {label: f", {c:.0%} sure" if config.finals_confidence and label != baseline_label else ""

@@ -34,7 +34,7 @@ from optuna.trial import TrialState
 from bots.contract.names import Bot
 from bots.contract.paramfile import now_iso
 from tuner.errors import UserError
-from tuner.measure.runner import GameRunner, PendingUnits, pair_points
+from tuner.measure.runner import GameRunner, PendingUnits
 from tuner.measure.seeds import MASK64
 from tuner.measure.stats import opponent_mean, tally
 from tuner.optuna_internals import tell
@@ -176,7 +176,7 @@ class BatchPlayer:
             started = []
             write_pending()
             for c in alive:
-                race.record(c, start, stop, pair_points(margins[c, start:stop]))
+                race.record(c, start, stop, self.config.pair_value(margins[c, start:stop]))
             for c in alive:
                 if not multi and c != race.reference:
                     writes.append(functools.partial(trials[c].report, race.mean(c), stop))

@@ -68,6 +68,8 @@ class StudyConfig:
     opponents = AsWritten[list[str]]()
     opponent_shares = AsWritten[dict[str, float]]()
     min_gain_softness = AsWritten[float]()
+    margin_weight = AsWritten[float]()
+    margin_scale = AsWritten[float]()
     pruner_p = AsWritten[float]()
     pruner_startup_pairs = AsWritten[int]()
     validation_pairs = AsWritten[int]()
@@ -95,6 +97,13 @@ class StudyConfig:
         """`[finals]`: the values the finals and the final gauntlet play the bot with (its playing budget), in place
         of the ones the search holds fixed; empty: the search's."""
         return self.file.finals_values
+
+    def pair_value(self, margins):
+        """Each seed pair's score ((..., 2) margins in, (...) out): its points, blended with the margins' reward
+        (`margin_weight`, `margin_scale`)."""
+        from tuner.measure.stats import pair_value  # numpy and the game pools: not for reading a study file
+
+        return pair_value(margins, self.margin_weight, self.margin_scale)
 
     def at_playing_budget(self, params: dict) -> dict:
         """A bot's parameters as the finals play it."""

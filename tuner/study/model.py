@@ -125,6 +125,14 @@ class StudyFile(BaseModel):
     min_gain_softness: float = Field(0.02, ge=0, le=1, **field_doc(
         "number in [0, 1]", "with `min-gain`: how soft the minimum is, in win-rate units: 0 scores a trial by its "
         "worst gain alone, larger values move toward the mean gain", allowed="a number in [0, 1]"))
+    margin_weight: float = Field(0.0, ge=0, le=1, **field_doc(
+        "number in [0, 1]", "a seed pair's score: its points (win 1, draw 1/2) blended with this weight with a "
+        "reward of each game's score margin, 1/2 + margin / (2 (|margin| + margin_scale)); the race, the trials' "
+        "gains and the finals all score pairs so. 0: points only. Above 0, a closer loss scores higher, so a search "
+        "from a start that loses every game still has a direction", allowed="a number in [0, 1]"))
+    margin_scale: float = Field(20.0, gt=0, le=200, **field_doc(
+        "points > 0", "with `margin_weight`: the score margin that makes a game's margin reward 3/4 (a loss by as "
+        "much: 1/4)", allowed="a number of points in (0, 200]"))
     pruner: Optional[Literal["wilcoxon", "none"]] = Field(None, **field_doc(
         "string", "`wilcoxon`: race each generation on common seeds and drop a trial that a Wilcoxon signed-rank test "
         "finds worse than the generation's leader; `none`: every trial plays every pair. Default: `wilcoxon` with "
