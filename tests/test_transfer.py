@@ -79,8 +79,9 @@ def test_the_gauntlet_reports_the_pool_and_the_held_out_opponents_apart(transfer
         rows = [r for r in gauntlet["rows"] if r["opponent"] in group]
         assert gauntlet["groups"][name]["difference"] == pytest.approx(
             np.mean([r["difference"]["mean"] for r in rows]), abs=1e-5)
-    for text in (output, run_tuner("report", str(path), "--no-plots").stdout):
-        assert "held out: (no trial met them)" in text and "held-out gain / in-pool gain" in text
+    report = run_tuner("report", str(path), "--no-plots").stdout
+    assert "held out: (no trial met them)" in report and "held-out gain / in-pool gain" in report
+    assert "held out (no trial met them):" in output[output.index("before and after"):]
     exported = tmp_path / "bot.py"
     assert run_tuner("export", str(path), "-o", str(exported)).returncode == 0
     assert "held out: mean difference" in exported.read_text()
@@ -200,9 +201,19 @@ def test_a_search_from_a_start_that_loses_every_game_climbs_by_the_margins(tmp_p
     start = study.user_attrs[f"validation:{study.trials[0].number}"]["per_opponent"]["heuristic"]
     assert start["wins"] == 0, start  # the start loses every held-out game
     chosen = study.user_attrs["chosen"]
+    table = result.stdout[result.stdout.index("before and after"):].splitlines()
+    assert table[0].endswith("start = middle.json" + ("" if margin_weight else "; no finalist beat the start"))
+    header = table[1].split()
     if margin_weight:
         assert chosen["trial"] != 0, chosen["finalists"]
         tuned = chosen["validation"]["per_opponent"]["heuristic"]
         assert tuned["mean_margin"] > start["mean_margin"] + 10, (tuned, start)
+        assert header == ["opponent", "start", "trial", str(chosen["trial"]), "defaults"]
     else:
         assert chosen["trial"] == 0, chosen["finalists"]
+        assert header == ["opponent", "start", "defaults"]  # the chosen bot is the start: no column of its own
+    row = table[2].split()
+    assert row[0] == "heuristic" and row[-1] == "itself"  # the defaults against themselves: no comparison
+    columns = 3 if margin_weight else 2
+    assert row[1] == "0.0%" and len(row) == 1 + 2 * (columns - 1) + 1
+    assert table[-2].startswith("this run took ") and table[-1].startswith("export it: ")

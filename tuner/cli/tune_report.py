@@ -3,6 +3,7 @@ bar and messages, each new best trial, the search's best trial, the chosen bot w
 kept, and how to export them."""
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Optional
@@ -12,14 +13,20 @@ from optuna.trial import FrozenTrial
 from bots.contract.searches import asks_within_budget
 from bots.registry import plugin
 from export.languages import DEFAULT_TIME_MS
+from tuner.cli.before_after import before_after_lines
 from tuner.cli.tune_progress import Progress
 from tuner.measure.gauntlet import Gauntlet
 from tuner.measure.runner import GameRunner
-from tuner.search.finals import shown
+from tuner.search.finals import BASELINE, shown
 from tuner.storage import describe_storage
 from tuner.study.file import StudyConfig
 from tuner.study.records import TrialRecord
 from tuner.study.space import SearchSpace
+
+
+def _improved(chosen: dict) -> bool:
+    """Whether a finalist beat the baseline (the chosen bot is not the study's start)."""
+    return chosen["trial"] != 0 and chosen["label"] != BASELINE
 
 
 def _fmt_ci(rate: float, ci) -> str:
@@ -38,6 +45,7 @@ class TuneReport:
         self.progress = progress
         self.gains = config.objectives == "min-gain"
         self.bar: Optional[Progress] = None
+        self.started = time.monotonic()
 
     def opened(self, done: int, to_run: Optional[int]) -> None:
         config = self.config
@@ -114,10 +122,25 @@ class TuneReport:
               + ("score over the baseline: " if scored else "win rate: ")
               + ", ".join(f"{f['label']} " + (f"{f['score']:+.1%}" if scored else f"{f['win_rate']:.1%}")
                           for f in chosen["finalists"]) + ")")
-        self._gauntlet(chosen, gauntlet, budget)
-        if search_gauntlet is not None:
-            searched = {name: chosen["search_params"][name] for name in playing}
-            self._gauntlet(chosen, search_gauntlet, f" at the search's budget ({shown(searched)})")
+        if _improved(chosen):
+            self._gauntlet(chosen, gauntlet, budget)
+            if search_gauntlet is not None:
+                searched = {name: chosen["search_params"][name] for name in playing}
+                self._gauntlet(chosen, search_gauntlet, f" at the search's budget ({shown(searched)})")
+
+    def before_after(self, chosen: dict, gauntlet: dict, defaults_gauntlet: Optional[dict]) -> None:
+        playing = chosen.get("finals_params") or {}
+        budget = f" at the playing budget ({shown(playing)})" if playing else ""
+        improved = _improved(chosen)
+        start = "start" if self.config.baseline is not None else "defaults"
+        print(f"before and after, win rate (95% CI) on {gauntlet['games_per_opponent']} fresh held-out games per "
+              f"opponent{budget}: {start} = "
+              + (self.config.file.baseline if self.config.baseline is not None else "the bot's defaults")
+              + ("" if improved else f"; no finalist beat the {start}"))
+        for line in before_after_lines(start, chosen["label"] if improved else None, gauntlet, defaults_gauntlet):
+            print(line)
+        minutes, seconds = divmod(round(time.monotonic() - self.started), 60)
+        print(f"this run took {minutes} min {seconds} s" if minutes else f"this run took {seconds} s")
 
     @staticmethod
     def _gauntlet(chosen: dict, gauntlet: dict, budget: str) -> None:

@@ -55,12 +55,15 @@ class GauntletRow:
     opponent_disqualified: int = 0  # games the bot won by the opponent's disqualification: they measure nothing
     group: str = ""  # IN_POOL, HELD_OUT, or "" for a panel without groups
     baseline_disqualified: int = 0  # games the baseline lost to a disqualification
+    itself: bool = False  # the opponent plays as the bot does: a row that measures nothing
+    baseline_itself: bool = False  # the same for the baseline
 
     def to_json(self) -> dict:
         out = {"opponent": self.opponent, "bot": self.bot.to_json(), "disqualified": self.disqualified,
                "opponent_disqualified": self.opponent_disqualified}
         if self.group:
             out["group"] = self.group
+        out.update({name: True for name in ("itself", "baseline_itself") if getattr(self, name)})
         if self.baseline is not None:
             out["baseline"] = self.baseline.to_json()
             out["difference"] = self.difference.to_json()
@@ -132,7 +135,8 @@ class Gauntlet:
         for r in data["rows"]:
             row = GauntletRow(r["opponent"], Tally.from_json(r["bot"]), disqualified=r.get("disqualified", 0),
                               opponent_disqualified=r.get("opponent_disqualified", 0), group=r.get("group", ""),
-                              baseline_disqualified=r.get("baseline_disqualified", 0))
+                              baseline_disqualified=r.get("baseline_disqualified", 0),
+                              itself=r.get("itself", False), baseline_itself=r.get("baseline_itself", False))
             if "baseline" in r:
                 d = r["difference"]
                 row.baseline = Tally.from_json(r["baseline"])
@@ -241,7 +245,8 @@ def run_gauntlet(runner: GameRunner, bot: Bot, opponents: dict, pair_seeds, base
     for i, name in enumerate(names):
         group = (HELD_OUT if name in held_out else IN_POOL) if held_out else ""
         row = GauntletRow(name, tally(margins[i]), disqualified=lost[i], opponent_disqualified=opponent_lost[i],
-                          group=group, baseline_disqualified=base_lost[i])
+                          group=group, baseline_disqualified=base_lost[i], itself=plays_alike(bot, opponents[name]),
+                          baseline_itself=baseline is not None and plays_alike(baseline, opponents[name]))
         if base_margins is not None:
             row.baseline = tally(base_margins[i])
             mean, ci = paired_difference(margins[i], base_margins[i])

@@ -240,28 +240,32 @@ def evaluation_of(margins: list, opponents: list) -> Evaluation:
 
 
 def gauntlets(config: StudyConfig, runner: GameRunner, study, chosen: dict, baseline: dict, bot_of,
-              shared: Shared = played_here) -> tuple[dict, Optional[dict]]:
+              shared: Shared = played_here, defaults: Optional[dict] = None) -> tuple[dict, Optional[dict]]:
     """The chosen bot and the baseline against the validation panel, recorded: at the playing budget
     (`gauntlet`), and with a playing budget (`[finals]`) at the search's too (`gauntlet_search_budget`: the gain the
     search saw, beside the one that holds where the bot plays; None without one). Their seeds are held out from the
     search and from the choice among the finalists too (stream `gauntlet`): on the choice's own seeds the chosen
     bot's figures would be optimistic, the maximum of several noisy ones. Played `shared` with the study's other
-    workers."""
-    budgets = {"gauntlet": (chosen["params"], config.at_playing_budget(baseline))}
+    workers. With `defaults` (the bot's own, when the baseline is another start: a first draft), those play the
+    same seeds at the playing budget too (`gauntlet_defaults`): the before/after table's third column."""
+    playing_baseline = config.at_playing_budget(baseline)
+    budgets = {"gauntlet": (chosen["label"], chosen["params"], playing_baseline)}
     if config.finals:
-        budgets["gauntlet_search_budget"] = (chosen["search_params"], baseline)
+        budgets["gauntlet_search_budget"] = (chosen["label"], chosen["search_params"], baseline)
+    if defaults is not None and defaults != baseline:
+        budgets["gauntlet_defaults"] = ("defaults", config.at_playing_budget(defaults), playing_baseline)
 
-    def play(params: dict, against: dict) -> dict:
+    def play(label: str, params: dict, against: dict) -> dict:
         seeds = game_seeds(config.seed, config.validation_pairs, "gauntlet")
         opponents = {name: study_bot(config, name) for name in validation_panel(config)}
-        gauntlet = run_gauntlet(runner, bot_of(params, chosen["label"]), opponents, seeds, bot_of(against, "baseline"),
+        gauntlet = run_gauntlet(runner, bot_of(params, label), opponents, seeds, bot_of(against, "baseline"),
                                 tuple(config.held_out_opponents))
         return {**gauntlet.to_json(), "chosen": chosen["label"], "date": now_iso()}
 
-    units = {unit_key("gauntlet", config, params=params, baseline=against): partial(play, params, against)
-             for params, against in budgets.values()}
-    played = shared(units)
-    records = dict(zip(budgets, (played[key] for key in units)))
+    keys = {name: unit_key("gauntlet", config, params=params, baseline=against)
+            for name, (_, params, against) in budgets.items()}
+    played = shared({keys[name]: partial(play, *budget) for name, budget in budgets.items()})
+    records = {name: played[keys[name]] for name in budgets}
     for name, record in records.items():
         study.set_user_attr(name, record)
     return records["gauntlet"], records.get("gauntlet_search_budget")

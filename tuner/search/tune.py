@@ -102,6 +102,10 @@ class RunReport(Protocol):
     def parameters(self, space: SearchSpace, values: dict) -> None:
         """The parameters of the bot the study keeps (the chosen one, else the best trial's)."""
 
+    def before_after(self, chosen: dict, gauntlet: dict, defaults_gauntlet: Optional[dict]) -> None:
+        """The run's last lines: the start, the chosen bot and (`defaults_gauntlet`, when the start is another set
+        of values) the bot's defaults on the same held-out seeds at the playing budget, and the run's time."""
+
 
 def _quiet_optuna() -> None:
     optuna.logging.set_verbosity(optuna.logging.ERROR)  # our own lines replace Optuna's per-trial log
@@ -189,13 +193,16 @@ def finish(config: StudyConfig, runner: GameRunner, study, space, sampler, bot_o
         chosen = choose(config, runner, study, space, sampler, bot_of, notify=report.message, shared=shared)
         if chosen is None:
             return None
-        gauntlet, search_gauntlet = gauntlets(config, runner, study, chosen, space.baseline(), bot_of, shared)
+        gauntlet, search_gauntlet = gauntlets(config, runner, study, chosen, space.baseline(), bot_of, shared,
+                                              defaults=space.shipped_defaults())
         study.set_user_attr("chosen", {**chosen, "finished": finished})
     else:
         chosen, gauntlet = recorded, study.user_attrs["gauntlet"]
         search_gauntlet = study.user_attrs.get("gauntlet_search_budget") if config.finals else None
     report.chosen(chosen, gauntlet, search_gauntlet)
     report.parameters(space, chosen["params"])
+    report.before_after(chosen, gauntlet,
+                        study.user_attrs.get("gauntlet_defaults") if config.baseline is not None else None)
     return chosen["validation"]
 
 

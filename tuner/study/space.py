@@ -69,6 +69,11 @@ class SearchSpace:
             values[d.name] = d.default
         return self.schema.validate(values)
 
+    def shipped_defaults(self) -> dict:
+        """The bot's own defaults, with the study's fixed values: what the bot plays untuned (the baseline, when
+        the study has no `baseline` file)."""
+        return self.schema.validate({**self.schema.defaults(), **self.fixed})
+
     def start_point(self) -> dict:
         """The searched numbers' values at the start (CMA-ES's initial mean)."""
         return {d.name: d.default for d in self.dimensions if d.type != "choice"}
