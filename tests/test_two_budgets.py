@@ -170,3 +170,43 @@ def test_a_changed_finals_confidence_chooses_again_on_resume(tmp_path):
     assert again.returncode == 0, again.stderr
     assert "only if 50% sure to beat it" in again.stdout
     assert load_study(path).user_attrs["chosen"]["finals_confidence"] == 0.5
+
+
+def test_a_search_bot_plays_the_search_and_the_tuned_bot_the_finals(tmp_path):
+    """`search_bot = "heuristic"` on an mcts study: every trial's games are the heuristic's with the trial's values
+    of its parameters (replayed here on the search's seeds), and the finals and the gauntlet play mcts at the
+    study's budget."""
+    from bots.contract.names import bot_with_params, parse_bot
+    from bots.registry import schema_for
+    from tuner.measure.seeds import game_seeds
+    from tuner.measure.stats import tally
+
+    path = write_study(tmp_path, "rollouts", bot="mcts", search_bot="heuristic", trials=4, pairs=6, population=4,
+                       pruner="none", opponents=["greedy"], validation_pairs=4, finalists=1, search=SHORT)
+    done = run_tuner("tune", str(path), "--no-progress")
+    assert done.returncode == 0, done.stderr
+    study = load_study(path)
+    runner = GameRunner(3, 1)
+    seeds = game_seeds(5, 6, "search")
+    for trial in study.trials:
+        values = trial.user_attrs["bot_params"]
+        heuristic = bot_with_params("heuristic", {p.name: values[p.name] for p in schema_for("heuristic")},
+                                    "h", {}, 3)
+        replayed = tally(runner.play(heuristic, [parse_bot("greedy", 3)], seeds).margins)
+        recorded = trial.user_attrs["result"]["opponents"]["greedy"]
+        assert (recorded["wins"], recorded["losses"]) == (replayed.wins, replayed.losses), trial.number
+    config = read_study_file(path)
+    finalist = study.user_attrs["chosen"]["params"]
+    assert finalist["iterations"] == SHORT["iterations"]  # the tuned bot's own parameters, at the study's budget
+    mcts = trial_bot(config, finalist, "mcts")
+    replayed = tally(runner.play(mcts, [parse_bot(n, 3) for n in validation_panel(config)],
+                                 game_seeds(5, 4, "validation")).margins)
+    assert study.user_attrs["chosen"]["validation"]["overall"]["wins"] == replayed.wins
+    runner.close()
+
+
+def test_a_search_bot_must_have_only_parameters_of_the_tuned_bot(tmp_path):
+    with pytest.raises(StudyFileError, match="field 'search_bot': 'sunrate' has parameters that 'mcts' has not"):
+        read_study_file(write_study(tmp_path, "a", bot="mcts", search_bot="sunrate"))
+    with pytest.raises(StudyFileError, match="field 'search_bot': unknown bot 'heuristc'"):
+        read_study_file(write_study(tmp_path, "b", bot="mcts", search_bot="heuristc"))

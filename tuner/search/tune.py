@@ -28,8 +28,9 @@ import numpy as np
 import optuna
 from optuna.trial import FrozenTrial
 
-from bots.contract.names import PROGRAM_PREFIX, Bot, BotSpecError
+from bots.contract.names import PROGRAM_PREFIX, Bot, BotSpecError, bot_with_params
 from bots.contract.paramfile import now_iso
+from bots.registry import schema_for
 from engine.players import TimeLimits
 from tuner.errors import UserError
 from tuner.measure.probe import probe_program
@@ -173,8 +174,17 @@ def open_or_create_study(config: StudyConfig, storage, space, sampler, pruner=No
 
 
 def trial_bot(config: StudyConfig, values: dict, name: str) -> Bot:
-    """The bot a trial plays with its full parameter set."""
+    """The tuned bot with a full parameter set (the finals', the gauntlets' and the export's)."""
     return tuned_bot(config).bot(values, name, {"study": config.name})
+
+
+def search_trial_bot(config: StudyConfig, values: dict, name: str) -> Bot:
+    """The bot a trial plays in the search: the tuned bot, or its `search_bot` with the trial's values of that
+    bot's parameters."""
+    if config.search_bot is None:
+        return trial_bot(config, values, name)
+    own = {p.name: values[p.name] for p in schema_for(config.search_bot)}
+    return bot_with_params(config.search_bot, own, name, {"study": config.name}, config.league)
 
 
 BotOf = Callable[[dict, str], Bot]  # (a full parameter set, a name) -> the bot a trial plays
@@ -306,9 +316,10 @@ def _search(config: StudyConfig, study, storage, lock, artifact_store, space: Se
             trial.set_user_attr("artifact_error", "; ".join(problems))
             report.artifacts_failed(trial.number, problems)
 
-    pool = OpponentPool(config, baseline, bot_of)
+    search_bot_of = partial(search_trial_bot, config)  # the search's games: the tuned bot or its search_bot
+    pool = OpponentPool(config, search_bot_of(space.baseline(), "baseline"), search_bot_of)
     stop = StopFlag(notify=report.message)
-    player = BatchPlayer(config, pool, runner, stop, seeds, bot_of, _record_versions(study),
+    player = BatchPlayer(config, pool, runner, stop, seeds, search_bot_of, _record_versions(study),
                          on_new_best=on_new_best, notify=report.message)
     loop = WorkerLoop(study, storage, lock, player, stop, space.distributions, space.full,
                       population_size(config, len(space)), config.heartbeat_interval, notify=report.message,

@@ -59,6 +59,7 @@ class StudyConfig:
     league = AsWritten[int]()
     seed = AsWritten[int]()
     bot = AsWritten[str]()
+    search_bot = AsWritten[Optional[str]]()
     parameters = AsWritten[Optional[dict[str, Any]]]()
     sampler = AsWritten[Literal["cmaes", "tpe", "random", "nsga2"]]()
     population = AsWritten[Optional[int]]()

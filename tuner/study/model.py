@@ -22,7 +22,7 @@ from pydantic.fields import FieldInfo
 from bots.contract.names import PROGRAM_PREFIX, BotSpecError
 from bots.contract.paramfile import read_param_file
 from bots.contract.schema import ParamError, Schema
-from bots.registry import schema_for, tunable
+from bots.registry import REGISTERED, schema_for, tunable
 from engine.players import MAX_TIME_LIMIT_MS
 from tuner.storage.url import StorageURL, StorageURLError
 from tuner.study.entries import HALL_OF_FAME, check_bot_name, hall_of_fame_entry, relative_bot
@@ -66,6 +66,12 @@ class StudyFile(BaseModel):
         "`sunrate`, ...: `tuner params --bot NAME`), or a program `cmd:<command line>` whose `{name}` placeholders "
         "(or `{params_file}`, a JSON file of every value) take the trial's values of `parameters`",
         allowed="a bot with parameters or cmd:<command line>"))
+    search_bot: Optional[str] = Field(None, **field_doc(
+        "string", "the bot the search plays in place of the tuned one: a registered bot whose parameters are all "
+        "parameters of the tuned bot (`heuristic`: the rollout policy of `mcts`, as a bot of its own), so that the "
+        "search plays its cheap games; the finals, the gauntlets and the export play the tuned bot at the playing "
+        "budget, which confirm what the search found where it plays. Default: the tuned bot",
+        allowed="a registered bot whose parameters the tuned bot has too"))
     parameters: Optional[dict[str, Any]] = Field(None, **field_doc(
         "table", "a program bot's parameters: `NAME = { type = \"int\" or \"float\", low = ..., high = ..., "
         "default = ..., log = false }` or `NAME = { type = \"choice\", choices = [...], default = ... }` "
@@ -310,6 +316,8 @@ class StudyFile(BaseModel):
         if all(name in self._overrides and self._overrides[name].fixed for name in (p.name for p in schema)):
             raise FieldProblem("every parameter is fixed; leave at least one to search", "search")
         self._finals = finals_values(self.finals, schema, self._overrides)
+        if self.search_bot is not None:
+            _check_search_bot(self.search_bot, self.bot, schema)
         if self.baseline is not None:
             self._baseline = baseline_values(self.baseline, folder_of(info), self.bot, self.program is not None)
         return self
@@ -353,6 +361,20 @@ class StudyFile(BaseModel):
     @property
     def objectives_resolved(self) -> str:
         return self.objectives or ("per-opponent" if self.sampler == "nsga2" else "mean")
+
+
+def _check_search_bot(name: str, bot: str, schema: Schema) -> None:
+    """FieldProblem unless `name` is a registered bot whose every parameter the tuned bot has, of the same type."""
+    if bot.startswith(PROGRAM_PREFIX):
+        raise FieldProblem(f"applies to a registered bot only (bot is a program: {bot!r})", "search_bot")
+    if name not in REGISTERED:
+        raise FieldProblem(f"unknown bot {name!r} (registered: {', '.join(REGISTERED)})", "search_bot")
+    theirs = {p.name: p.type for p in schema}
+    missing = [p.name for p in schema_for(name) if theirs.get(p.name) != p.type]
+    if not list(schema_for(name)) or missing:
+        raise FieldProblem(f"{name!r} has parameters that {bot!r} has not (of the same type): "
+                           f"{', '.join(missing) or 'none at all'}; the search plays it with the trial's values of "
+                           f"them", "search_bot")
 
 
 def baseline_values(text: str, folder: Path, bot: str, program: bool) -> dict:
