@@ -78,7 +78,7 @@ def test_a_study_refuses_huge_numbers_before_anything_runs(tmp_path, capsys, fie
 
 
 def test_the_largest_heartbeat_settings_are_accepted(tmp_path):
-    from tuner.study.file import read_study_file
+    from tuner.studyfile.file import read_study_file
 
     config = read_study_file(write_study(tmp_path, heartbeat_interval=86_399, grace_period=86_400))
     assert (config.heartbeat_interval, config.grace_period) == (86_399, 86_400)

@@ -12,9 +12,9 @@ import pytest
 
 from tests.conftest import ROOT, program, run_tuner, usage_error
 from tuner.cli import main
-from tuner.measure.game_pools import ProcessPool
-from tuner.measure.gauntlet import Difference, Gauntlet, GauntletRow
-from tuner.measure.stats import tally
+from tuner.play.gauntlet import Difference, Gauntlet, GauntletRow
+from tuner.play.pools import ProcessPool
+from tuner.play.stats import tally
 
 FULL = Path("/dev/full")
 

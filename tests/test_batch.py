@@ -10,7 +10,7 @@ from bots.contract.names import parse_bot
 from bots.contract.seat import new_seat_array
 from bots.running.arena import play_batch
 from bots.running.player import player_for
-from engine.referee import play_game
+from engine.referee import play_refereed_game
 from tests.conftest import DATA, run_tuner
 
 
@@ -53,7 +53,7 @@ def test_referee_and_batch_kernel_play_the_same_games(league, names):
     batch = play_batch(np.array(seeds), league, seats_for(*names, league=league))
     for g, seed in enumerate(seeds):
         bots = [parse_bot(name, league) for name in names]
-        report = play_game(seed, league, [player_for(bot) for bot in bots])
+        report = play_refereed_game(seed, league, [player_for(bot) for bot in bots])
         assert report.outcome.final_scores == batch.score[g].tolist(), (seed, names)
 
 

@@ -1,6 +1,6 @@
-"""The compact journal (tuner/storage/compact.py): what Optuna writes comes back the same, from one process or
-several at once, as a plain Optuna journal too; damaged files are refused, unchanged, with the right line; the
-snapshot cache is used only while it matches the journal."""
+"""The compact journal (tuner/storage/compact_codec.py, compact_journal.py, convert.py): what Optuna writes comes
+back the same, from one process or several at once, as a plain Optuna journal too; damaged files are refused,
+unchanged, with the right line; the snapshot cache is used only while it matches the journal."""
 from __future__ import annotations
 
 import datetime
@@ -21,8 +21,10 @@ from tuner.cli import main as tuner_main
 from tuner.errors import UserError
 from tuner.optuna_internals import journal_backend, trial_id
 from tuner.search.heartbeat import Heartbeats
-from tuner.storage import compact, save_snapshot, snapshots
-from tuner.storage.compact import MAGIC, CompactJournalFile, export_plain, import_plain
+from tuner.storage import compact_journal, save_snapshot, snapshots
+from tuner.storage.compact_codec import MAGIC
+from tuner.storage.compact_journal import CompactJournalFile
+from tuner.storage.convert import export_plain, import_plain
 from tuner.storage.journal import HEARTBEAT_ATTR, DamagedJournal, HeartbeatJournalStorage
 from tuner.storage.open import Heartbeat, open_storage
 from tuner.storage.retry import RetryTrial
@@ -89,7 +91,7 @@ def test_a_reader_decoding_in_small_chunks_reads_the_same(tmp_path, monkeypatch)
     path = tmp_path / "s.journal"
     fill(compact_storage(path), 12)
     expected = outline(compact_storage(path))
-    monkeypatch.setattr(compact, "READ_CHUNK", 97)
+    monkeypatch.setattr(compact_journal, "READ_CHUNK", 97)
     assert outline(JournalStorage(CompactJournalFile(str(path), snapshots=False))) == expected
 
 

@@ -14,7 +14,7 @@ from tuner.errors import UserError
 from tuner.search.generation import MAX_BLOCK_GAMES
 from tuner.search.race import blocks
 from tuner.storage.open import open_storage
-from tuner.study.file import read_study_file
+from tuner.studyfile.file import read_study_file
 
 TRIALS = 5
 HEARTBEAT = {"heartbeat_interval": 1, "grace_period": 5}

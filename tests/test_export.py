@@ -206,7 +206,7 @@ def test_the_end_of_study_hint_names_a_file_the_bot_exports_to(tmp_path, capsys)
     which `tuner export` then writes in C++ (test_export_language_follows_the_file_name)."""
     from tests.conftest import write_study
     from tuner.cli.tune_report import print_export_hint
-    from tuner.study.file import read_study_file
+    from tuner.studyfile.file import read_study_file
 
     for bot, suffix in (("heuristic", ".py"), ("beam", ".cpp")):
         print_export_hint(read_study_file(write_study(tmp_path, f"hint-{bot}", bot=bot)))

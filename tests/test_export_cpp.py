@@ -28,7 +28,7 @@ from engine.game import Game
 from engine.jit import hot
 from engine.players import TimeLimits
 from engine.protocol import format_move
-from engine.referee import play_game
+from engine.referee import play_refereed_game
 from export.cpp import runtime
 from export.cpp.bot_file import policy_cpp
 from export.cpp.build import WARNINGS, codingame_build
@@ -37,7 +37,7 @@ from export.standalone import CODINGAME_LIMIT, export_bot
 from export.transpile import TranspileError
 from tests.test_export_fuzz import random_state
 from tests.test_style_bots import away_from_defaults, params_file
-from tuner.measure.matches import run_match
+from tuner.play.matches import run_match
 
 REQUIRE_GXX_ENV = "TUNER_REQUIRE_GXX"  # "1" (.ci/run): no g++ is a failure, not a skip
 CPP_BOTS = [name for name in REGISTERED if plugin(name).exports_in("cpp")]
@@ -184,8 +184,8 @@ def test_cpp_export_plays_game_for_game_like_the_engine(cpp_exports, bot, league
         if side == 0:
             players.reverse()
             engine.reverse()
-        program_game = play_game(seed, league, players, TimeLimits(10_000, 10_000))
-        engine_game = play_game(seed, league, engine)
+        program_game = play_refereed_game(seed, league, players, TimeLimits(10_000, 10_000))
+        engine_game = play_refereed_game(seed, league, engine)
         assert program_game.outcome.deactivated == [], program_game.outcome.deactivated
         assert outputs(program_game, side) == outputs(engine_game, side), (bot, league, seed)
         assert program_game.outcome.final_scores == engine_game.outcome.final_scores
@@ -365,7 +365,7 @@ def reported_moves(export: CppExport, seed: int = 17) -> list[dict]:
     program = parse_bot(export.program)
     me = player_for(program)
     me.stderr_tail = collections.deque()  # every line, not the last few
-    played = play_game(seed, 3, [me, player_for(parse_bot("heuristic"))], TimeLimits(1000, 100), records=False)
+    played = play_refereed_game(seed, 3, [me, player_for(parse_bot("heuristic"))], TimeLimits(1000, 100), records=False)
     assert played.disqualifications == []
     moves = []
     for line in me.stderr_tail:
@@ -445,7 +445,7 @@ def test_a_timed_search_keeps_codingames_time_limits_over_100_games(cpp_exports)
             assert disqualified["slow"], (name, result.seed, disqualified)
             players = [player_for(parse_bot(name))]
             players.insert(result.a_side, player_for(parse_bot(export.program)))
-            again = play_game(result.seed, 3, players, limits, records=False)
+            again = play_refereed_game(result.seed, 3, players, limits, records=False)
             assert again.disqualifications == [], (name, result.seed, disqualified, again.disqualifications)
 
 

@@ -10,7 +10,7 @@ from bots.contract.names import parse_bot
 from bots.running.player import player_for
 from engine.game import Game
 from engine.players import Ending, PlayerStartError, ProgramPlayer, TimeLimits
-from engine.referee import play_game
+from engine.referee import play_refereed_game
 from engine.replay import replay_records
 from tests.conftest import program, run_tuner
 
@@ -19,7 +19,7 @@ LIMITS = TimeLimits(first_ms=3000, turn_ms=600)
 
 def play(mode, turn="3", limits=LIMITS):
     players = [player_for(parse_bot(program("behave.py", mode, turn))), player_for(parse_bot("greedy"))]
-    return play_game(21, 3, players, limits)
+    return play_refereed_game(21, 3, players, limits)
 
 
 def pids_of(report):

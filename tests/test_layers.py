@@ -3,8 +3,8 @@
 - layers: each package imports only those below it: engine < bots < export < tuner. Inside `bots`, the contract
   (with the package's face and the registry) < the shared helpers < the bots' folders (sideways among them: a search
   bot plays out another's policy) < running them, so that the contract and the helpers do not depend on any bot and
-  no bot on the machinery that runs it. Inside `tuner`: base modules < storage < measure < study < view < search <
-  cli, so that the command line only calls into the rest;
+  no bot on the machinery that runs it. Inside `tuner`: base modules < storage < programs < play < league <
+  studyfile < results < view < search < cli, so that the command line only calls into the rest;
 - `bots/` holds no module of its own but its face (`__init__.py`) and the registry: every other is in the folder of
   its job, and the new packages' `__init__.py` import nothing (the command line imports what it needs lazily);
 - no import circle between the project's modules (strongly connected components of the import graph);
@@ -25,7 +25,8 @@ from tests.conftest import ROOT
 
 BOT_FOLDERS = "bots.<bot>"  # the layer of every bot's folder (bots/heuristic, bots/search, ...)
 LAYERS = ["engine", "bots.contract", "bots.shared", BOT_FOLDERS, "bots.running", "export", "tuner", "tuner.storage",
-          "tuner.measure", "tuner.study", "tuner.view", "tuner.search", "tuner.cli"]
+          "tuner.programs", "tuner.play", "tuner.league", "tuner.studyfile", "tuner.results", "tuner.view",
+          "tuner.search", "tuner.cli"]
 BOTS_JOBS = ("contract", "shared", "running")
 
 
@@ -126,7 +127,7 @@ def test_the_circle_check_finds_a_circle():
 
 
 @pytest.mark.parametrize("module, imported, upward", [
-    ("engine.rules", "bots.running.dispatch", True), ("bots.contract.names", "tuner.study.bots", True),
+    ("engine.rules", "bots.running.dispatch", True), ("bots.contract.names", "tuner.results.picks", True),
     ("bots.contract.names", "bots.running.player", True), ("bots.contract.paramfile", "bots.registry", False),
     ("bots.registry", "bots.contract.plugin", False), ("bots", "bots.shared.cells", True),
     ("bots.shared.shortlist", "bots.heuristic.policy", True), ("bots.heuristic.policy", "bots.shared.cells", False),
@@ -135,9 +136,13 @@ def test_the_circle_check_finds_a_circle():
     ("bots.contract.plugin", "export.languages", True), ("bots.heuristic.policy", "export.transpile", True),
     ("export.standalone", "bots.contract.names", False), ("export.cpp.emit", "tuner.errors", True),
     ("tuner.cli.export", "export.languages", False), ("tuner.storage.open", "export.standalone", False),
-    ("tuner.study.bots", "tuner.search.opponent_pool", True), ("tuner.cli.tune", "tuner.search.tune", False),
+    ("tuner.results.picks", "tuner.search.opponent_pool", True), ("tuner.cli.tune", "tuner.search.tune", False),
     ("tuner.view.report", "tuner.search.tune", True), ("tuner.search.best_artifacts", "tuner.view", False),
-    ("tuner.measure.matches", "engine.referee", False), ("tuner.storage.open", "tuner.errors", False),
+    ("tuner.play.matches", "engine.referee", False), ("tuner.storage.open", "tuner.errors", False),
+    ("tuner.programs.program", "tuner.studyfile.model", True),
+    ("tuner.studyfile.model", "tuner.programs.program", False), ("tuner.play.runner", "tuner.league.league", True),
+    ("tuner.league.league", "tuner.play.matches", False), ("tuner.results.botnames", "tuner.studyfile.entries", False),
+    ("tuner.studyfile.tunable", "tuner.results.picks", True),
 ])
 def test_the_layer_order(module, imported, upward):
     assert (layer(imported) > layer(module)) == upward

@@ -12,7 +12,7 @@ import pytest
 
 from tests.conftest import ROOT, program, run_tuner
 from tuner.cli import main
-from tuner.measure.ratings import (
+from tuner.league.ratings import (
     ELO_PER_NAT,
     expected_score,
     fit_bradley_terry,

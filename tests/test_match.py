@@ -4,8 +4,8 @@ import math
 import pytest
 
 from tests.conftest import program, run_tuner
-from tuner.measure.seeds import game_seeds
-from tuner.measure.stats import elo_difference, tally, wilson_interval
+from tuner.play.seeds import game_seeds
+from tuner.play.stats import elo_difference, tally, wilson_interval
 
 
 def test_game_seeds_are_stable_distinct_and_stream_separated():

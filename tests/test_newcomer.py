@@ -14,7 +14,7 @@ import pytest
 from bots.contract.names import parse_bot
 from bots.registry import REGISTERED, plugin
 from bots.running.player import player_for
-from engine.referee import play_game
+from engine.referee import play_refereed_game
 from export.cpp.build import codingame_build
 from tests.conftest import PROGRAMS, ROOT, run_tuner, write_study
 from tuner.cli import main
@@ -33,7 +33,7 @@ def test_every_export_plays_all_three_leagues_without_a_disqualification(tmp_pat
     for league in (1, 2, 3):
         for seed in (3, 4):
             players = [player_for(parse_bot(program, league)), player_for(parse_bot("greedy", league))]
-            report = play_game(seed, league, players, records=True)
+            report = play_refereed_game(seed, league, players, records=True)
             assert report.outcome.deactivated == [], (league, seed, report.outcome.deactivated)
             refused = [r["error"][0] for r in report.records if r.get("t") == "ACTIONS" and r["error"][0]]
             assert refused == [], (league, seed, refused)

@@ -11,9 +11,9 @@ from bots.contract.seat import new_seat_array
 from bots.registry import schema_for
 from bots.running.arena import play_batch
 from bots.running.player import player_for
-from engine.referee import play_game
+from engine.referee import play_refereed_game
 from tests.conftest import run_tuner
-from tuner.measure.league import identity_key
+from tuner.league.league import identity_key
 
 
 def drawn(name: str, seed: int) -> dict:
@@ -72,7 +72,7 @@ def test_games_meet_the_drawn_parameters_on_both_sides_in_the_arena_and_the_refe
             a = play_batch(np.array([seed]), 3, seats, [swapped])
             b = play_batch(np.array([seed]), 3, fixed, [swapped])
             assert a.score.tolist() == b.score.tolist()
-        refereed = play_game(seed, 3, [player_for(spread), player_for(greedy)], records=False)
+        refereed = play_refereed_game(seed, 3, [player_for(spread), player_for(greedy)], records=False)
         assert refereed.outcome.final_scores == play_batch(np.array([seed]), 3, seats).score[0].tolist()
     plain = play_batch(np.arange(1, 41), 3, _seats("heuristic", "greedy"))
     drawn_games = play_batch(np.arange(1, 41), 3, _seats("heuristic~0.3", "greedy"))

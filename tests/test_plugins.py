@@ -47,12 +47,12 @@ from export.standalone import export_bot
 from bots.contract.names import parse_bot
 from bots.contract.seat import new_seat_array
 from bots.running.player import player_for
-from engine.referee import play_game
+from engine.referee import play_refereed_game
 seats = new_seat_array(2)
 seats[0] = parse_bot("toy").seat[0]
 seats[1] = parse_bot("greedy").seat[0]
 batch = play_batch(np.arange(1, 21), 3, seats)
-report = play_game(5, 3, [player_for(parse_bot("toy:patience=3")), player_for(parse_bot("greedy"))])
+report = play_refereed_game(5, 3, [player_for(parse_bot("toy:patience=3")), player_for(parse_bot("greedy"))])
 export_bot(parse_bot("toy"), 3, "toy_export.py", ["a toy"])
 print(json.dumps({"scores": batch.score.sum(axis=0).tolist(), "deactivated": report.outcome.deactivated}))
 '''

@@ -1,5 +1,5 @@
-"""The kit for tuning a bot program: its description in a study file (`tuner.study.program`), exporting its values
-into its own source or a JSON file (`tuner.study.program_export`), and the example bot `bots/examples/mybot.py`."""
+"""The kit for tuning a bot program: its description in a study file (`tuner.programs.program`), exporting its values
+into its own source or a JSON file (`tuner.programs.template`), and the example bot `bots/examples/mybot.py`."""
 from __future__ import annotations
 
 import json
@@ -15,10 +15,10 @@ from bots.contract.names import parse_bot
 from bots.contract.schema import Param, ParamError
 from bots.running.player import player_for
 from engine.players import ProgramPlayer, TimeLimits
-from engine.referee import play_game
+from engine.referee import play_refereed_game
 from tests.conftest import ROOT, run_tuner
-from tuner.study.program import ProgramBot, ProgramError, format_value, program_paths_relative_to
-from tuner.study.program_export import TemplateError, fill_template, template_marks, write_program_params
+from tuner.programs.program import ProgramBot, ProgramError, format_value, program_paths_relative_to
+from tuner.programs.template import TemplateError, fill_template, template_marks, write_program_params
 
 MYBOT = ROOT / "bots" / "examples" / "mybot.py"
 STUDY = ROOT / "studies" / "program.toml"
@@ -339,7 +339,7 @@ def play_games(command: str, setups, opponent: str) -> list:
             players = [ProgramPlayer("mybot", command), player_for(parse_bot(opponent, league))]
             if side:
                 players.reverse()
-            report = play_game(seed, league, players, SLACK)
+            report = play_refereed_game(seed, league, players, SLACK)
             answers = [r["output"][side] for r in report.records if r.get("t") == "ACTIONS"]
             errors = [r["error"][side] for r in report.records if r.get("t") == "ACTIONS" and r["error"][side]]
             out.append({"league": league, "seed": seed, "side": side, "answers": answers, "errors": errors,
@@ -402,7 +402,7 @@ def test_the_example_reads_its_values_from_a_params_file(tmp_path):
 def test_export_template_writes_a_trial_into_a_source(tuned_study, tmp_path):
     """`tuner export STUDY --template SOURCE -o OUT` with a study's best trial; a broken template is one line."""
     from bots.heuristic.schema import SCHEMA
-    from tuner.study.export_origin import trial_values
+    from tuner.results.origin import trial_values
 
     template = tmp_path / "bot.py"
     template.write_text("".join(f"{p.name.upper()} = {'0' if p.type == 'int' else '0.0'}  # tuner: {p.name}\n"

@@ -14,7 +14,7 @@ import time
 import pytest
 
 from tests.conftest import PROGRAMS, ROOT, load_study, run_tuner, start_tuner, write_study
-from tuner.study.records import TrialRecord
+from tuner.results.records import TrialRecord
 
 MYBOT = ROOT / "bots" / "examples" / "mybot.py"
 PARAMETERS = {  # every marked constant of the example (the template export needs them all)

@@ -8,9 +8,9 @@ import numpy as np
 import pytest
 
 from bots.contract.names import parse_bot
-from tuner.measure.gauntlet import paired_difference, run_gauntlet
-from tuner.measure.runner import GameRunner, pair_points
-from tuner.measure.seeds import game_seeds
+from tuner.play.gauntlet import paired_difference, run_gauntlet
+from tuner.play.runner import GameRunner, pair_points
+from tuner.play.seeds import game_seeds
 from tuner.search.race import BELOW_BEST, Race, blocks, met_positions
 
 
@@ -181,7 +181,7 @@ def test_the_gauntlet_flags_a_bot_made_worse_as_a_regression():
 def test_a_batch_is_dealt_so_each_share_gets_every_opponent_and_the_games_do_not_change():
     """Each share of a batch meets several opponents, and two threads play the same games as one: the search bot
     keeps scratch memory in its seat, which threads must not share."""
-    from tuner.measure.game_pools import deal
+    from tuner.play.pools import deal
 
     shares = deal(10, 3)
     assert sorted(np.concatenate(shares).tolist()) == list(range(10))
@@ -201,7 +201,7 @@ def test_a_batch_is_dealt_so_each_share_gets_every_opponent_and_the_games_do_not
 
 
 def test_guided_shares_cover_the_units_once_shrink_to_the_smallest_and_each_takes_from_every_opponent():
-    from tuner.measure.game_pools import guided
+    from tuner.play.pools import guided
 
     units_of = np.repeat(np.arange(8), 500)  # units grouped by opponent, as a batch gives them
     shares = guided(len(units_of), 2, 75)
@@ -218,8 +218,8 @@ def test_guided_shares_cover_the_units_once_shrink_to_the_smallest_and_each_take
 def test_a_small_batch_of_games_is_shared_by_every_thread():
     """A finalist's games at the playing budget (4 opponents x 30 pairs) go to both threads in small shares, not
     in one share of 75 units and one of 45; a large batch keeps shares of 75 units at least."""
-    from tuner.measure.game_pools import guided
-    from tuner.measure.runner import MIN_UNITS_PER_SHARE, smallest_share
+    from tuner.play.pools import guided
+    from tuner.play.runner import MIN_UNITS_PER_SHARE, smallest_share
 
     runner = GameRunner(3, 2)
     try:
@@ -260,7 +260,7 @@ def test_started_units_play_on_the_threads_while_the_caller_goes_on_and_give_the
 
 
 def test_the_thread_pool_runs_its_tasks_at_once_and_gives_their_results_in_order():
-    from tuner.measure.game_pools import ThreadPool
+    from tuner.play.pools import ThreadPool
 
     both_running = threading.Barrier(2, timeout=10)
 
@@ -277,7 +277,7 @@ def test_the_thread_pool_runs_its_tasks_at_once_and_gives_their_results_in_order
 
 
 def test_the_calling_thread_works_while_the_threads_play_and_on_an_error_cancels_the_rest_and_waits():
-    from tuner.measure.game_pools import ThreadPool
+    from tuner.play.pools import ThreadPool
 
     both = threading.Barrier(2, timeout=10)
     started, ended = [], []

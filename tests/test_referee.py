@@ -8,7 +8,7 @@ import pytest
 from bots.contract.names import parse_bot
 from bots.running.player import player_for
 from engine.players import PlayerStartError, TimeLimits
-from engine.referee import play_game
+from engine.referee import play_refereed_game
 from engine.replay import replay_records
 from tests.conftest import program, run_tuner
 
@@ -16,7 +16,8 @@ LIMITS = TimeLimits(first_ms=3000, turn_ms=1000)  # generous: CI machines are sl
 
 
 def play(a, b, seed=11, league=3, limits=LIMITS):
-    return play_game(seed, league, [player_for(parse_bot(a, league)), player_for(parse_bot(b, league))], limits)
+    players = [player_for(parse_bot(a, league)), player_for(parse_bot(b, league))]
+    return play_refereed_game(seed, league, players, limits)
 
 
 def pids_in(report):

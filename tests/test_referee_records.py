@@ -1,10 +1,11 @@
-"""play_game without records plays the same game; with records, the cycle collector pauses for the game only."""
+"""play_refereed_game without records plays the same game; with records, the cycle collector pauses for the game
+only."""
 import gc
 
 from bots.contract.names import parse_bot
 from bots.running.player import player_for
 from engine.players import Player, TimeLimits
-from engine.referee import play_game
+from engine.referee import play_refereed_game
 from tests.conftest import program
 
 
@@ -24,8 +25,8 @@ class Watcher(Player):
 def test_a_game_without_records_is_the_same_game():
     bots = [program("behave.py"), "greedy"]
     limits = TimeLimits(3000, 1000)
-    full = play_game(7, 3, [player_for(parse_bot(b)) for b in bots], limits)
-    bare = play_game(7, 3, [player_for(parse_bot(b)) for b in bots], limits, records=False)
+    full = play_refereed_game(7, 3, [player_for(parse_bot(b)) for b in bots], limits)
+    bare = play_refereed_game(7, 3, [player_for(parse_bot(b)) for b in bots], limits, records=False)
     assert bare.records == [] and full.records[-1]["t"] == "END"
     assert bare.outcome == full.outcome and bare.turns == full.turns
     assert bare.executions == full.executions == full.records[-1]["player_executions"]
@@ -34,14 +35,14 @@ def test_a_game_without_records_is_the_same_game():
 def test_the_cycle_collector_pauses_during_a_recorded_game_only():
     assert gc.isenabled()
     watcher = Watcher()
-    play_game(3, 3, [watcher, player_for(parse_bot("greedy"))])
+    play_refereed_game(3, 3, [watcher, player_for(parse_bot("greedy"))])
     assert watcher.seen == {False} and gc.isenabled()
     watcher = Watcher()
-    play_game(3, 3, [watcher, player_for(parse_bot("greedy"))], records=False)
+    play_refereed_game(3, 3, [watcher, player_for(parse_bot("greedy"))], records=False)
     assert watcher.seen == {True}
     gc.disable()
     try:
-        play_game(3, 3, [Watcher(), player_for(parse_bot("greedy"))])
+        play_refereed_game(3, 3, [Watcher(), player_for(parse_bot("greedy"))])
         assert not gc.isenabled()  # the caller's choice stands
     finally:
         gc.enable()

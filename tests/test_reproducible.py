@@ -61,7 +61,7 @@ def load_study_at(path, storage: str):
     import optuna
 
     from tuner.storage.open import open_storage
-    from tuner.study.file import read_study_file
+    from tuner.studyfile.file import read_study_file
 
     return optuna.load_study(study_name=read_study_file(path).name, storage=open_storage(storage, create=False))
 

@@ -11,7 +11,7 @@ from bots.running.arena import play_batch
 from bots.running.player import player_for
 from bots.search.schema import SCHEMA
 from engine.players import TimeLimits
-from engine.referee import play_game
+from engine.referee import play_refereed_game
 from tests.checked_game import play_checked
 from tests.conftest import ROOT
 
@@ -24,7 +24,7 @@ def test_the_referee_accepts_every_move_of_the_search_bot(league, opponent, side
     bots = [player_for(parse_bot("search", league)), player_for(parse_bot(opponent, league))]
     if side:
         bots.reverse()
-    report = play_game(40 + league, league, bots, LIMITS)
+    report = play_refereed_game(40 + league, league, bots, LIMITS)
     assert report.outcome.deactivated == []
     actions = [r for r in report.records if r["t"] == "ACTIONS"]
     answered = [r for r in actions if r["output"][side] is not None]

@@ -55,7 +55,7 @@ from engine.javarandom import seed_state
 from engine.maps import generate_map
 from engine.players import TimeLimits
 from engine.records import new_map_array, new_state_array
-from engine.referee import play_game
+from engine.referee import play_refereed_game
 from tests.checked_game import play_checked
 from tests.conftest import run_tuner
 
@@ -97,7 +97,7 @@ def test_the_referee_accepts_every_move(bot, league):
     players = [player_for(parse_bot(bot, league)), player_for(parse_bot("heuristic", league))]
     if side:
         players.reverse()
-    report = play_game(60 + league, league, players, LIMITS)
+    report = play_refereed_game(60 + league, league, players, LIMITS)
     assert report.outcome.deactivated == []
     answered = [r for r in report.records if r["t"] == "ACTIONS" and r["output"][side] is not None]
     assert len(answered) > {1: 3, 3: 40}[league]

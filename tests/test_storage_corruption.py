@@ -8,7 +8,7 @@ from typing import Optional
 import pytest
 
 from tests.conftest import frame_starts, run_tuner, write_study
-from tuner.storage.compact import export_plain
+from tuner.storage.convert import export_plain
 from tuner.storage.journal import DamagedJournal, TrialSyncedJournalFile
 
 

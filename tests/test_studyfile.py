@@ -7,7 +7,7 @@ import pytest
 
 from tests.conftest import ROOT, run_tuner, write_study
 from tuner.cli import main
-from tuner.study.file import FIELDS, StudyFileError, fields_markdown, read_study_file
+from tuner.studyfile.file import FIELDS, StudyFileError, fields_markdown, read_study_file
 
 
 def tune_error(capsys, path: Path) -> str:
@@ -170,8 +170,8 @@ def test_the_config_gives_every_field_typed_as_the_file_declares_it(tmp_path):
     import inspect
     import typing
 
-    from tuner.study.config import AsWritten, StudyConfig
-    from tuner.study.model import StudyFile
+    from tuner.studyfile.config import AsWritten, StudyConfig
+    from tuner.studyfile.model import StudyFile
 
     assert "__getattr__" not in vars(StudyConfig)
     config = read_study_file(write_study(tmp_path, opponents=["greedy"], held_out_opponents=["rush"]))
@@ -209,7 +209,7 @@ def test_the_docs_document_every_field():
     table = page[start:page.index("\n\n", start)]
     documented = re.findall(r"^\| `([a-z_]+)` \|", table, flags=re.M)
     assert documented == [f.name for f in FIELDS]
-    assert table == fields_markdown(), "docs/study-files.md: paste tuner.study.file.fields_markdown()'s table"
+    assert table == fields_markdown(), "docs/study-files.md: paste tuner.studyfile.file.fields_markdown()'s table"
 
 
 def test_a_kept_parameter_file_is_a_trial_of_its_shipped_study():

@@ -22,7 +22,7 @@ from engine.javarandom import seed_state
 from engine.maps import generate_map
 from engine.protocol import format_move
 from engine.records import new_map_array, new_state_array
-from engine.referee import play_game
+from engine.referee import play_refereed_game
 from engine.replay import read_records
 from export.standalone import export_bot
 from tests.checked_game import play_checked
@@ -71,7 +71,7 @@ def test_referee_accepts_every_move(bot, league):
         me = g % 2
         if me:
             players.reverse()
-        report = play_game(500 + g, league, players)
+        report = play_refereed_game(500 + g, league, players)
         assert report.outcome.deactivated == []
         for record in report.records:
             if record["t"] != "ACTIONS" or record["input"][me] is None:
@@ -116,7 +116,8 @@ def test_deterministic_and_the_referee_plays_the_batch_games(bot):
     again = batch(bot, "heuristic", seeds)
     assert first.score.tolist() == again.score.tolist() and first.turns.tolist() == again.turns.tolist()
     for g, seed in enumerate(seeds[:3]):
-        report = play_game(int(seed), 3, [player_for(parse_bot(bot, 3)), player_for(parse_bot("heuristic", 3))])
+        players = [player_for(parse_bot(bot, 3)), player_for(parse_bot("heuristic", 3))]
+        report = play_refereed_game(int(seed), 3, players)
         assert report.outcome.final_scores == first.score[g].tolist()
 
 

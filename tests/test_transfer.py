@@ -12,7 +12,7 @@ from optuna.trial import TrialState
 from tests.conftest import ROOT, load_study, run_tuner, write_study
 from tuner.search.finals import BASELINE, choice_score, validation_panel
 from tuner.search.race import soft_minimum
-from tuner.study.file import StudyFileError, read_study_file
+from tuner.studyfile.file import StudyFileError, read_study_file
 
 POOL = ["heuristic~0.2", "rush"]
 HELD_OUT = ["seeder", "sunrate"]
@@ -159,7 +159,7 @@ def test_the_naive_start_study_is_the_beam_study_from_sunrate_s_weights(tmp_path
     and CMA-ES's first steps."""
     from bots.contract.paramfile import ParamFile, write_param_file
     from bots.registry import schema_for
-    from tuner.study.space import SearchSpace
+    from tuner.studyfile.space import SearchSpace
 
     naive_start = benchmark("naive_start")
     shipped = read_study_file(ROOT / "studies" / "beam.toml")

@@ -13,10 +13,10 @@ from optuna.trial import TrialState
 
 from bots.heuristic.schema import SCHEMA
 from tests.conftest import ROOT, load_study, run_tuner, write_study
+from tuner.results.ranking import race_best
+from tuner.results.records import TrialRecord
 from tuner.search.race import blocks
-from tuner.study.file import read_study_file
-from tuner.study.ranking import race_best
-from tuner.study.records import TrialRecord
+from tuner.studyfile.file import read_study_file
 
 FINISHED = (TrialState.COMPLETE, TrialState.PRUNED)
 
@@ -57,7 +57,7 @@ def test_a_study_records_its_trials_seeds_versions_and_artifacts(tuned_study):
     assert attrs["study_file"] == tuned_study.read_text()
     assert [p["name"] for p in attrs["schema"]] == [p.name for p in SCHEMA]
     assert attrs["baseline"] == SCHEMA.defaults()
-    from tuner.measure.seeds import game_seeds
+    from tuner.play.seeds import game_seeds
 
     assert attrs["search_seeds"]["seeds"] == game_seeds(5, 40, "search")
     validation = attrs["validation"]
@@ -80,12 +80,12 @@ def test_each_trial_s_record_is_its_own_games_replayed_on_its_race_s_seeds(tmp_p
     """With two threads a batch's trials are asked one by one, each one's first games started at once: replaying
     each trial's bot on its race's seed pairs gives the wins, draws and losses its record holds, against every
     opponent."""
-    from tuner.measure.runner import GameRunner
-    from tuner.measure.seeds import game_seeds
-    from tuner.measure.stats import tally
+    from tuner.play.runner import GameRunner
+    from tuner.play.seeds import game_seeds
+    from tuner.play.stats import tally
+    from tuner.results.botnames import study_bot
     from tuner.search.generation import race_order
     from tuner.search.tune import trial_bot
-    from tuner.study.botnames import study_bot
 
     names = ["heuristic", "greedy"]
     path = write_study(tmp_path, trials=9, pairs=40, opponents=names)
@@ -222,7 +222,7 @@ def test_a_second_ctrl_c_held_while_trials_are_asked_stops_the_games_already_sta
     """With two threads a batch's first games start while its next trials are asked, where a second Ctrl-C is
     held: it cuts as the games are waited for, and the games not begun are cancelled, none left playing."""
     from bots.contract.names import parse_bot
-    from tuner.measure.runner import GameRunner
+    from tuner.play.runner import GameRunner
     from tuner.search.generation import BatchPlayer, StartedBlock
     from tuner.search.interrupt import StopFlag
 

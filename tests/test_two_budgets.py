@@ -10,13 +10,13 @@ import numpy as np
 import pytest
 
 from tests.conftest import DATA, load_study, run_tuner, write_study
-from tuner.measure.runner import GameRunner
-from tuner.search.finals import choose, pick, validation_panel
+from tuner.play.runner import GameRunner
+from tuner.search.finals import choose, choose_finalist, validation_panel
 from tuner.search.samplers import build_sampler
 from tuner.search.tune import open_or_create_study, trial_bot
 from tuner.storage import open_storage
-from tuner.study.file import StudyFileError, read_study_file
-from tuner.study.space import SearchSpace
+from tuner.studyfile.file import StudyFileError, read_study_file
+from tuner.studyfile.space import SearchSpace
 
 SHORT = {"iterations": 1, "bank_cap": 1}  # mcts:1 plays its rollout policy's move: a heuristic
 LONG = {"iterations": 48}
@@ -139,11 +139,12 @@ def test_a_gain_within_the_finals_noise_keeps_the_baseline_when_the_study_asks_f
     baseline = np.full((len(panel), 20), 0.5)  # each pair a win and a loss
     lucky = baseline + np.stack([pair_differences(6, 5), pair_differences(6, 5)])
     clear = baseline + np.stack([pair_differences(10, 1), pair_differences(9, 1)])
-    scores, sure, label = pick(config, {"baseline": baseline, "lucky": lucky}, panel, "baseline")
+    scores, sure, label = choose_finalist(config, {"baseline": baseline, "lucky": lucky}, panel, "baseline")
     assert label == chosen and scores["lucky"] > 0 and scores["baseline"] == 0, (scores, sure)
     if confidence:
         assert 0.3 < sure["lucky"] < 0.9 and sure["baseline"] == 0
-    assert pick(config, {"baseline": baseline, "lucky": lucky, "clear": clear}, panel, "baseline")[2] == "clear"
+    points = {"baseline": baseline, "lucky": lucky, "clear": clear}
+    assert choose_finalist(config, points, panel, "baseline")[2] == "clear"
 
 
 @pytest.mark.parametrize("value", [1.0, -0.1, "high"])

@@ -14,7 +14,7 @@ import pytest
 
 from bots.contract.names import parse_bot
 from bots.running.player import player_for
-from engine.referee import play_game
+from engine.referee import play_refereed_game
 from tests.conftest import GAMES, program, read_jsonl_gz, run_tuner
 from tuner.cli import main as tuner_main
 from tuner.view import read_trace, render_replay, replay_data, write_replay
@@ -25,7 +25,7 @@ REQUIRE_BROWSER_ENV = "TUNER_REQUIRE_BROWSER"  # "1" (CI): no browser is a failu
 
 def engine_game(seed: int = 5) -> list[dict]:
     players = [player_for(parse_bot("heuristic")), player_for(parse_bot("greedy"))]
-    return play_game(seed, 3, players).records
+    return play_refereed_game(seed, 3, players).records
 
 
 def embedded(page: str) -> dict:

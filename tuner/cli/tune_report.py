@@ -13,13 +13,13 @@ from bots.contract.searches import asks_within_budget
 from bots.registry import plugin
 from export.languages import DEFAULT_TIME_MS
 from tuner.cli.tune_progress import Progress
-from tuner.measure.gauntlet import Gauntlet
-from tuner.measure.runner import GameRunner
+from tuner.play.gauntlet import Gauntlet
+from tuner.play.runner import GameRunner
+from tuner.results.records import TrialRecord
 from tuner.search.finals import shown
 from tuner.storage import describe_storage
-from tuner.study.file import StudyConfig
-from tuner.study.records import TrialRecord
-from tuner.study.space import SearchSpace
+from tuner.studyfile.file import StudyConfig
+from tuner.studyfile.space import SearchSpace
 
 
 def _fmt_ci(rate: float, ci) -> str:

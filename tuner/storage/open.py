@@ -1,7 +1,7 @@
 """Opening a study's Optuna storage and its artifact store.
 
 A path is a journal file, in one of two formats told apart by its first bytes: the compact journal
-(`tuner.storage.compact`, what a new study gets, with snapshots: `tuner.storage.snapshots`) or Optuna's plain
+(`tuner.storage.compact_journal`, what a new study gets, with snapshots: `tuner.storage.snapshots`) or Optuna's plain
 journal of JSON lines (`tuner.storage.journal`: a study made by Optuna or an older tuner, kept in its format).
 Both are synced per trial and refused, unchanged, if damaged; a file that is neither is refused too. URLs open
 Optuna's storages: `sqlite:///`, `postgresql://`, `mysql://` (RDB) and `redis://` (journal on Redis).
@@ -38,7 +38,8 @@ from tuner.optuna_internals import (
     redis_client,
 )
 from tuner.storage import snapshots
-from tuner.storage.compact import CompactJournalFile, enable_periodic_snapshots, file_kind, not_a_journal, save_snapshot
+from tuner.storage.compact_codec import file_kind, not_a_journal
+from tuner.storage.compact_journal import CompactJournalFile, enable_periodic_snapshots, save_snapshot
 from tuner.storage.journal import DamagedJournal, HeartbeatJournalStorage, TrialSyncedJournalFile, check_journal_file
 from tuner.storage.lock import creation_lock
 from tuner.storage.retry import RetryTrial
