@@ -72,7 +72,7 @@ class Settings:
     games: int  # per pair, even
 
 
-def bot_identity(bot: Bot) -> dict:
+def _bot_identity(bot: Bot) -> dict:
     """What makes a bot the bot it is, whatever it was called."""
     if bot.seat is None:
         return {"program": bot.command}
@@ -84,7 +84,7 @@ def bot_identity(bot: Bot) -> dict:
 
 
 def identity_key(bot: Bot) -> str:
-    return json.dumps(bot_identity(bot), sort_keys=True, separators=(",", ":"))
+    return json.dumps(_bot_identity(bot), sort_keys=True, separators=(",", ":"))
 
 
 def check_bots(bots: list[Bot]) -> None:
@@ -350,7 +350,7 @@ class Standings:
     @classmethod
     def of(cls, db: LeagueDatabase, bots: list[Bot], ids: list[int]) -> Standings:
         results = db.results(ids, db.settings.games // 2)
-        return cls([b.name for b in bots], [bot_identity(b) for b in bots], results,
+        return cls([b.name for b in bots], [_bot_identity(b) for b in bots], results,
                    rate(results.points, results.games), db.settings)
 
     @property

@@ -47,7 +47,7 @@ class Ratings:
     std: np.ndarray  # the bootstrap's standard deviation of each rating
 
 
-def check_results(points: np.ndarray, games: np.ndarray) -> None:
+def _check_results(points: np.ndarray, games: np.ndarray) -> None:
     """points[..., i, j]: what bot i scored against bot j (wins + draws / 2); games[..., i, j]: their games."""
     if points.ndim < 2 or points.shape[-1] != points.shape[-2] or points.shape != games.shape:
         raise ValueError(f"points and games must be square matrices of one shape, got {points.shape}, {games.shape}")
@@ -93,7 +93,7 @@ def _negative_log_likelihood(x, wins):
 def fit_bradley_terry(points: np.ndarray, games: np.ndarray, prior_draws: float = PRIOR_DRAWS) -> np.ndarray:
     """Maximum-likelihood Bradley-Terry ratings (Elo scale, mean 0) from a league's results."""
     points, games = np.asarray(points, dtype=float), np.asarray(games, dtype=float)
-    check_results(points, games)
+    _check_results(points, games)
     wins, totals = _with_prior(points, prior_draws)
     n = len(points)
 
@@ -138,7 +138,7 @@ def rate(seed_points: np.ndarray, seed_games: np.ndarray, draws: int = BOOTSTRAP
     """Ratings with 95% bootstrap intervals from per-seed results: seed_points[s, i, j], seed_games[s, i, j]
     (what i scored against j, and their games, on seed position s)."""
     seed_points, seed_games = np.asarray(seed_points, dtype=float), np.asarray(seed_games, dtype=float)
-    check_results(seed_points, seed_games)
+    _check_results(seed_points, seed_games)
     rating = fit_bradley_terry(seed_points.sum(axis=0), seed_games.sum(axis=0), prior_draws)
     seeds = len(seed_points)
     rng = np.random.default_rng(BOOTSTRAP_SEED)

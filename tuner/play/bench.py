@@ -43,7 +43,7 @@ def yardstick_check(result: dict) -> str:
 
 
 @kernel
-def fold_checksum(results):
+def _fold_checksum(results):
     """h = h * 31 + x (mod 2^64) over score0, score1, winner (0, 1, 2 = draw) of every game, in order."""
     h = np.uint64(0)
     m = np.uint64(31)
@@ -56,7 +56,7 @@ def fold_checksum(results):
     return h
 
 
-def combine_checksums(parts: list) -> int:
+def _combine_checksums(parts: list) -> int:
     """The checksum of consecutive chunks, from each chunk's own checksum and game count."""
     h = 0
     for chunk_hash, games in parts:
@@ -64,7 +64,7 @@ def combine_checksums(parts: list) -> int:
     return h
 
 
-def bench_seats(bot: str) -> np.ndarray:
+def _bench_seats(bot: str) -> np.ndarray:
     names = YARDSTICK_GREEDY if bot == "greedy" else (bot, bot)
     seats = new_seat_array(2)
     for i, name in enumerate(names):
@@ -86,7 +86,7 @@ class ChunkResult:
     wins: list
 
 
-def run_chunk(seats, first_seed: int, games: int, barrier=None) -> ChunkResult:
+def _run_chunk(seats, first_seed: int, games: int, barrier=None) -> ChunkResult:
     """Seeds first_seed.. (games of them), seat 0 as player 0, timed from the first map to the last fold."""
     seeds = np.arange(first_seed, first_seed + games, dtype=np.int64)
     first, second = np.zeros(games, np.int64), np.ones(games, np.int64)
@@ -94,29 +94,29 @@ def run_chunk(seats, first_seed: int, games: int, barrier=None) -> ChunkResult:
     buffers = (new_map_array(), new_state_array())
     warm = slice(0, min(games, 4))  # load (or compile) both kernels before the clock starts
     play_pairings(seeds[warm], 3, seats.copy(), first[warm], second[warm], *buffers, results[warm])
-    fold_checksum(results[warm])
+    _fold_checksum(results[warm])
     if barrier is not None:
         barrier.wait()
     start = time.monotonic()
     play_pairings(seeds, 3, seats.copy(), first, second, *buffers, results)
-    checksum = int(fold_checksum(results))
+    checksum = int(_fold_checksum(results))
     end = time.monotonic()
     return ChunkResult(start, end, checksum, games, int(results[:, TURNS].sum()), int(results[:, DECISIONS].sum()),
                        np.bincount(winners(results), minlength=3).tolist())
 
 
 def run_bench(bot: str = "greedy", games: int = 300_000, jobs: int = 1) -> dict:
-    seats = bench_seats(bot)
+    seats = _bench_seats(bot)
     jobs = min(jobs, games)  # a process per chunk of seeds, each with a seed at least
     if jobs == 1:
-        chunks = [run_chunk(seats, 1, games)]
+        chunks = [_run_chunk(seats, 1, games)]
     else:
         sizes = [games // jobs + (1 if i < games % jobs else 0) for i in range(jobs)]
         firsts = [1 + sum(sizes[:i]) for i in range(jobs)]
         with multiprocessing.Manager() as manager:
             barrier = manager.Barrier(jobs)
             pool = ProcessPool(jobs)
-            chunks = pool.map(run_chunk, [(seats, f, n, barrier) for f, n in zip(firsts, sizes)])
+            chunks = pool.map(_run_chunk, [(seats, f, n, barrier) for f, n in zip(firsts, sizes)])
     seconds = max(c.end for c in chunks) - min(c.start for c in chunks)
     wins = [sum(c.wins[i] for c in chunks) for i in range(3)]
     return {
@@ -126,7 +126,7 @@ def run_bench(bot: str = "greedy", games: int = 300_000, jobs: int = 1) -> dict:
         "avg_turns": round(sum(c.turns for c in chunks) / games, 4),
         "avg_moves": round(sum(c.moves for c in chunks) / games, 4),
         "wins": wins,
-        "checksum": str(combine_checksums([(c.checksum, c.games) for c in chunks])),
+        "checksum": str(_combine_checksums([(c.checksum, c.games) for c in chunks])),
         "bot": bot,
         "jobs": jobs,
     }

@@ -204,7 +204,7 @@ def paired_difference(bot_margins: np.ndarray, baseline_margins: np.ndarray) -> 
     return mean, (mean - half, mean + half)
 
 
-def plays_alike(bot: Bot, other: Bot) -> bool:
+def _plays_alike(bot: Bot, other: Bot) -> bool:
     """Whether two bots play the same games on the same seeds: in-engine seats of the same bot with the same
     parameters and jitter (a study whose chosen bot is its baseline). Their games are played once."""
     return (bot.in_engine and other.in_engine and bot.plugin == other.plugin and bot.jitter == other.jitter
@@ -231,7 +231,7 @@ def run_gauntlet(runner: GameRunner, bot: Bot, opponents: dict, pair_seeds, base
     lost, opponent_lost = (_disqualified_per_row(played, len(names), n, side) for side in (True, False))
     base_margins = None
     base_lost = [0] * len(names)
-    if baseline is not None and plays_alike(bot, baseline):
+    if baseline is not None and _plays_alike(bot, baseline):
         base_margins = margins
     elif baseline is not None:
         base_played = runner.play(baseline, [opponents[k] for k in names], pair_seeds)

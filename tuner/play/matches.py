@@ -74,7 +74,7 @@ def _engine_chunk(seats, seeds, swapped, league):
     return play_batch(seeds, league, seats, swapped).score
 
 
-def play_engine_games(bot_a: Bot, bot_b: Bot, seeds, swapped, league: int, jobs: int = 1) -> np.ndarray:
+def _play_engine_games(bot_a: Bot, bot_b: Bot, seeds, swapped, league: int, jobs: int = 1) -> np.ndarray:
     """Final scores (n, 2) by player index, for games between two in-engine bots (which never break a rule)."""
     seats = new_seat_array(2)
     seats[0] = bot_a.seat[0]
@@ -93,12 +93,12 @@ def _program_chunk(bot_a: Bot, bot_b: Bot, seeds, swapped, league, limits) -> li
     for seed, swap in zip(seeds.tolist(), swapped.tolist()):
         bots = (bot_b, bot_a) if swap else (bot_a, bot_b)
         report = play_refereed_game(seed, league, [player_for(bots[0]), player_for(bots[1])], limits, records=False)
-        deactivated = tuple(disqualification_record(d) for d in report.disqualifications)
+        deactivated = tuple(_disqualification_record(d) for d in report.disqualifications)
         outcomes.append((tuple(report.outcome.final_scores), deactivated))
     return outcomes
 
 
-def disqualification_record(d) -> dict:
+def _disqualification_record(d) -> dict:
     """A referee's Disqualification as JSON: the trace's reason, what became of the program (its crash, exit or
     silence), whether it was only slow (a time limit a busier machine can miss), its last stderr lines."""
     return {"player": d.player, "turn": d.turn, "reason": d.reason, "note": d.report.note, "slow": d.ending.slow,
@@ -108,7 +108,7 @@ def disqualification_record(d) -> dict:
 REFEREE_ROUND_PAIRS = 4  # seed pairs per process between two progress steps (a program game takes ~0.1 s)
 
 
-def play_referee_games(bot_a: Bot, bot_b: Bot, seeds, swapped, league: int, jobs: int = 1,
+def _play_referee_games(bot_a: Bot, bot_b: Bot, seeds, swapped, league: int, jobs: int = 1,
                        limits: TimeLimits = TimeLimits(), progress: Optional[Callable[[int], None]] = None) -> list:
     """(final scores by player index, disqualifications) of each game, played through the referee, in rounds
     of a few games per process; `progress(games)` after each round."""
@@ -130,9 +130,9 @@ def play_schedule(bot_a: Bot, bot_b: Bot, seeds, swapped, league: int, jobs: int
     """(final scores by player index, disqualifications) of each scheduled game: compiled batches between
     in-engine bots, the referee when a program plays. `swapped[g]`: A is player 1 in game g."""
     if bot_a.in_engine and bot_b.in_engine:
-        scores = play_engine_games(bot_a, bot_b, seeds, swapped, league, jobs)
+        scores = _play_engine_games(bot_a, bot_b, seeds, swapped, league, jobs)
         return [((int(p0), int(p1)), ()) for p0, p1 in scores]
-    return play_referee_games(bot_a, bot_b, seeds, swapped, league, jobs, limits or TimeLimits(), progress)
+    return _play_referee_games(bot_a, bot_b, seeds, swapped, league, jobs, limits or TimeLimits(), progress)
 
 
 def run_match(bot_a: Bot, bot_b: Bot, games: int, league: int = 3, seed: int = 0, jobs: int = 1,

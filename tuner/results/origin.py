@@ -92,7 +92,7 @@ def _bot(config: StudyConfig, chosen: Pick, path):
                                   "pruned": pruned})
 
 
-def trial_source(config: StudyConfig, study, trial, exported: Optional[str] = None) -> dict:
+def _trial_source(config: StudyConfig, study, trial, exported: Optional[str] = None) -> dict:
     """Where a trial's values came from, as JSON: the study, the trial, its win rates, the dates."""
     record = TrialRecord.from_trial(trial)
     t = record.tally
@@ -113,7 +113,7 @@ def trial_values(path: Path, trial: Optional[int], exported: Optional[str] = Non
     `tuner export STUDY.toml --template SOURCE` fills in and `-o FILE.json` writes for a program bot."""
     config, study, chosen = load_pick(Path(path), trial)
     bot = _bot(config, chosen, path)
-    source = trial_source(config, study, chosen.trial, exported) if chosen.trial is not None else \
+    source = _trial_source(config, study, chosen.trial, exported) if chosen.trial is not None else \
         {"study": config.name, "study_file": config.path.name, "label": chosen.label, "exported": exported}
     if chosen.chosen is not None:
         source["chosen"] = {"label": chosen.label, "how": chosen.chosen["how"],

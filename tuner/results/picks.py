@@ -71,13 +71,13 @@ def study_pick(study, config: StudyConfig, number: Optional[int]) -> Pick:
         trial = None
         if chosen.get("trial") is not None:
             trial = next(t for t in study.get_trials(deepcopy=False) if t.number == chosen["trial"])
-        params = recorded_params(config, chosen["params"], f"the chosen bot ({chosen['label']})")
+        params = _recorded_params(config, chosen["params"], f"the chosen bot ({chosen['label']})")
         return Pick(chosen["label"], trial, params, chosen)
-    trial = pick_trial(study, config, number)
+    trial = _pick_trial(study, config, number)
     return Pick(f"trial {trial.number}", trial, trial_params(config, trial))
 
 
-def pick_trial(study, config: StudyConfig, number: Optional[int]):
+def _pick_trial(study, config: StudyConfig, number: Optional[int]):
     if number is None:
         trial = best_trial(study, config)
         if trial is None:
@@ -95,7 +95,7 @@ def pick_trial(study, config: StudyConfig, number: Optional[int]):
     return trial
 
 
-def recorded_params(config: StudyConfig, values: dict, what: str) -> dict:
+def _recorded_params(config: StudyConfig, values: dict, what: str) -> dict:
     """A full parameter set of the study's bot from parameters the study recorded (`what`: whose); UserError when
     they no longer fit the bot (the study file's `bot`, or the bot's parameters, changed since the study ran)."""
     schema = tuned_bot(config).schema
@@ -108,7 +108,7 @@ def recorded_params(config: StudyConfig, values: dict, what: str) -> dict:
 
 
 def trial_params(config: StudyConfig, trial) -> dict:
-    return recorded_params(config, trial.user_attrs["bot_params"], f"trial {trial.number}")
+    return _recorded_params(config, trial.user_attrs["bot_params"], f"trial {trial.number}")
 
 
 def bot_for_trial(config: StudyConfig, trial, name: str) -> Bot:

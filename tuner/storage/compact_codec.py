@@ -74,7 +74,7 @@ def _pack_float(match) -> bytes:
     return match.group(1) + b"\xff" + _FLOAT.pack(value)
 
 
-def unpack_floats(data: bytes) -> bytes:
+def _unpack_floats(data: bytes) -> bytes:
     i = data.find(b"\xff")
     if i < 0:
         return data
@@ -190,7 +190,7 @@ def decode_frames(data, base: int, cursor: Cursor, texts: list) -> Optional[str]
             status = BAD
             break
         remember(packed)
-        append(unpack_floats(packed))
+        append(_unpack_floats(packed))
         crc = crc32(view[i:stop + 4], crc)
         number += 1
         i = stop + 4

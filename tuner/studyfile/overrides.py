@@ -26,7 +26,7 @@ class Override:
         return self.value if self.fixed else [self.low, self.high]
 
 
-def schema_parameter(schema: Schema, name: str, where: str):
+def _schema_parameter(schema: Schema, name: str, where: str):
     """The tuned bot's parameter `name`; a FieldProblem at `where` when it has none."""
     param = schema.by_name.get(name)
     if param is None:
@@ -40,7 +40,7 @@ def search_overrides(value: dict, schema: Schema) -> dict:
     out = {}
     for name, spec in value.items():
         where = f"search.{name}"
-        param = schema_parameter(schema, name, where)
+        param = _schema_parameter(schema, name, where)
         if isinstance(spec, list):
             if len(spec) != 2 or any(isinstance(x, bool) or not isinstance(x, (int, float)) for x in spec):
                 raise FieldProblem(f"must be [low, high] (two numbers) or a value, got {show(spec)}", where)
@@ -72,7 +72,7 @@ def finals_values(value: dict, schema: Schema, overrides: dict) -> dict:
     out = {}
     for name, spec in value.items():
         where = f"finals.{name}"
-        param = schema_parameter(schema, name, where)
+        param = _schema_parameter(schema, name, where)
         override = overrides.get(name)
         if override is None or not override.fixed:
             raise FieldProblem(f"{name} is searched: a [finals] value replaces a parameter the search holds fixed "

@@ -56,7 +56,7 @@ class TunedProgram(TunedBot):
         if not self.program.uses_params_file:
             return None
         digest = hashlib.sha256(json.dumps(values, sort_keys=True).encode()).hexdigest()[:16]
-        path = params_folder() / f"params-{digest}.json"
+        path = _params_folder() / f"params-{digest}.json"
         if not path.exists():
             self.program.write_params_file(values, path)
         return path
@@ -70,7 +70,7 @@ class TunedProgram(TunedBot):
 _FOLDERS: dict[int, Path] = {}  # process id: its folder of parameter files
 
 
-def params_folder() -> Path:
+def _params_folder() -> Path:
     """This process's folder of parameter files, made when first asked for and removed when the process exits. A
     study makes a TunedProgram for every trial and hall-of-fame entry: they all write here. A file's name is the
     digest of its values, which are all it holds."""

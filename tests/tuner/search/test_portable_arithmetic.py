@@ -1,6 +1,6 @@
 """The arithmetic a study's decisions are made with, whose bits do not depend on the CPU (tuner.search.portable_*):
 it computes what NumPy, LAPACK and cmaes compute, to the last few bits. (That its bits are the same on two machines
-is tests/test_reproducible.py's.)"""
+is tests/tuner/search/test_reproducible.py's.)"""
 from __future__ import annotations
 
 import math

@@ -12,7 +12,7 @@ from bots.running.player import player_for
 from bots.search.schema import SCHEMA
 from engine.players import TimeLimits
 from engine.referee import play_refereed_game
-from tests.checked_game import play_checked
+from tests.bots.checked_game import play_checked
 from tests.conftest import ROOT
 
 LIMITS = TimeLimits(first_ms=60000, turn_ms=60000)  # the first decision may wait for the compiler

@@ -25,7 +25,7 @@ from engine.records import new_map_array, new_state_array
 from engine.referee import play_refereed_game
 from engine.replay import read_records
 from export.standalone import export_bot
-from tests.checked_game import play_checked
+from tests.bots.checked_game import play_checked
 from tests.conftest import GAMES, run_tuner
 
 STYLE_BOTS = ["sunrate", "rush", "seeder"]

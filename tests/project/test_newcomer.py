@@ -20,7 +20,7 @@ from tests.conftest import PROGRAMS, ROOT, run_tuner, write_study
 from tuner.cli import main
 
 EXPORTABLE = [name for name in REGISTERED if plugin(name).exports_in("python")]
-# (the C++ exports play all three leagues in tests/test_export_cpp.py)
+# (the C++ exports play all three leagues in tests/export/test_export_cpp.py)
 
 
 @pytest.mark.parametrize("bot", EXPORTABLE)

@@ -7,8 +7,8 @@ import shutil
 import sys
 
 import pytest
-from conftest import PROGRAMS, run_tuner, write_study
 
+from tests.conftest import PROGRAMS, run_tuner, write_study
 from tuner.cli import main
 
 

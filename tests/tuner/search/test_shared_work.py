@@ -1,6 +1,6 @@
 """The work a study's workers share after the search (`tuner.search.shared_work`), on a real Optuna storage: each
 unit played once, every worker gets every result, a live worker's unit is waited for and a dead worker's taken
-again. Several `tuner tune` processes sharing a study's finals: tests/test_workers.py."""
+again. Several `tuner tune` processes sharing a study's finals: tests/tuner/search/test_workers.py."""
 import threading
 import time
 

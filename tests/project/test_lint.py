@@ -4,9 +4,8 @@ import re
 import subprocess
 import sys
 import tomllib
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+from tests.conftest import ROOT
 
 
 def run(*command: str) -> subprocess.CompletedProcess:

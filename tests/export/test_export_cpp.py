@@ -35,8 +35,8 @@ from export.cpp.build import WARNINGS, codingame_build
 from export.cpp.emit import cpp_program
 from export.standalone import CODINGAME_LIMIT, export_bot
 from export.transpile import TranspileError
-from tests.test_export_fuzz import random_state
-from tests.test_style_bots import away_from_defaults, params_file
+from tests.bots.test_style_bots import away_from_defaults, params_file
+from tests.export.test_export_fuzz import random_state
 from tuner.play.matches import run_match
 
 REQUIRE_GXX_ENV = "TUNER_REQUIRE_GXX"  # "1" (.ci/run): no g++ is a failure, not a skip
@@ -498,7 +498,8 @@ def test_code_outside_the_portable_subset_is_refused_with_its_file_line_and_func
     with pytest.raises(TranspileError) as refused:
         cpp_program(function, (types.int64, types.int64))
     message = str(refused.value)
-    assert message.startswith(f"tests/test_export_cpp.py:{line_of(function, text)} ({function.py_func.__name__})")
+    where = f"tests/export/test_export_cpp.py:{line_of(function, text)}"
+    assert message.startswith(f"{where} ({function.py_func.__name__})")
     assert "fine" in cpp_program(fine, (types.int64, types.int64)).code
 
 

@@ -11,7 +11,7 @@ from engine import rules
 from engine.game import Game
 from engine.protocol import format_move, parse_command
 from tests.conftest import run_tuner
-from tests.test_export import load_exported, tuned_params_file
+from tests.export.test_export import load_exported, tuned_params_file
 
 POSITIONS = 10_000
 

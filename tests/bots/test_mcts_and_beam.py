@@ -56,7 +56,7 @@ from engine.maps import generate_map
 from engine.players import TimeLimits
 from engine.records import new_map_array, new_state_array
 from engine.referee import play_refereed_game
-from tests.checked_game import play_checked
+from tests.bots.checked_game import play_checked
 from tests.conftest import run_tuner
 
 LIMITS = TimeLimits(first_ms=60000, turn_ms=60000)  # the first decision may wait for the compiler
@@ -260,7 +260,7 @@ def test_bot_names_and_parameters():
 
 
 def test_the_search_bots_are_refused_by_the_python_export_with_one_line(tmp_path):
-    """They export in C++ only (`tests/test_export_cpp.py`): the error says so."""
+    """They export in C++ only (`tests/export/test_export_cpp.py`): the error says so."""
     for bot in BOTS:
         result = run_tuner("export", "--bot", bot, "-o", str(tmp_path / "out.py"))
         assert result.returncode == 2 and "cannot be exported in Python" in result.stderr, result.stderr

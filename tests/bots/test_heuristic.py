@@ -15,7 +15,7 @@ from bots.running.dispatch import decide
 from engine.game import Game
 from engine.protocol import format_move
 from export.standalone import export_bot
-from tests.checked_game import play_checked
+from tests.bots.checked_game import play_checked
 from tests.conftest import run_tuner
 
 
