@@ -36,7 +36,7 @@ from bots.contract.names import parse_bot  # noqa: E402
 from bots.contract.searches import asks_within_budget  # noqa: E402
 from bots.running.player import player_for  # noqa: E402
 from engine.players import ProgramPlayer, TimeLimits  # noqa: E402
-from engine.referee import play_game  # noqa: E402
+from engine.referee import play_refereed_game  # noqa: E402
 from export.cpp.build import WARNINGS, codingame_build  # noqa: E402
 from export.exportable import exportable_for  # noqa: E402
 from export.standalone import export_bot  # noqa: E402
@@ -112,8 +112,8 @@ def measure(bot: str, games: int, seed: int, folder: Path, lang: str = "python",
     for g in range(games):
         me = TimedProgram(bot, command, first, later)
         other = player_for(parse_bot(opponent, LEAGUE))
-        report = play_game(seed + g // 2, LEAGUE, [me, other] if g % 2 == 0 else [other, me], limits,
-                           records=False)
+        report = play_refereed_game(seed + g // 2, LEAGUE, [me, other] if g % 2 == 0 else [other, me], limits,
+                                    records=False)
         if report.outcome.deactivated:
             raise SystemExit(f"{bot}: deactivated in game {g}: {report.outcome.deactivated}")
         game = counters(me.stderr_tail)

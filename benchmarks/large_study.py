@@ -102,14 +102,14 @@ def build(trials: int, snapshots: Path) -> float:
     from optuna.trial import TrialState
 
     from bots.contract.paramfile import now_iso
-    from tuner.measure.stats import tally
+    from tuner.play.stats import tally
+    from tuner.results.records import OpponentResult, TrialRecord
     from tuner.search.samplers import build_sampler, population_size
     from tuner.search.tune import _quiet_optuna, open_or_create_study
     from tuner.search.workers import ask_batch
     from tuner.storage import Heartbeat, open_storage, save_snapshot
-    from tuner.study.file import read_study_file
-    from tuner.study.records import OpponentResult, TrialRecord
-    from tuner.study.space import SearchSpace
+    from tuner.studyfile.file import read_study_file
+    from tuner.studyfile.space import SearchSpace
     from tuner.versions import versions, versions_key
 
     _quiet_optuna()

@@ -31,7 +31,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tuner.measure.ratings import BOOTSTRAP_DRAWS, ELO_PER_NAT, PRIOR_DRAWS, rate  # noqa: E402
+from tuner.league.ratings import BOOTSTRAP_DRAWS, ELO_PER_NAT, PRIOR_DRAWS, rate  # noqa: E402
 
 
 def per_seed_points(db: Path, names: list[str]):

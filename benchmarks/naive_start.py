@@ -31,15 +31,15 @@ sys.path.insert(0, str(ROOT))
 
 from bots.contract.paramfile import ParamFile, write_param_file  # noqa: E402
 from bots.registry import schema_for  # noqa: E402
-from tuner.measure.gauntlet import run_gauntlet  # noqa: E402
-from tuner.measure.runner import GameRunner  # noqa: E402
-from tuner.measure.seeds import game_seeds  # noqa: E402
+from tuner.play.gauntlet import run_gauntlet  # noqa: E402
+from tuner.play.runner import GameRunner  # noqa: E402
+from tuner.play.seeds import game_seeds  # noqa: E402
+from tuner.results.botnames import study_bot  # noqa: E402
+from tuner.results.picks import load_existing_study  # noqa: E402
 from tuner.search.finals import validation_panel  # noqa: E402
-from tuner.study.botnames import study_bot  # noqa: E402
-from tuner.study.bots import load_existing_study  # noqa: E402
-from tuner.study.file import read_study_file  # noqa: E402
-from tuner.study.space import SearchSpace  # noqa: E402
-from tuner.study.tunable import tuned_bot  # noqa: E402
+from tuner.studyfile.file import read_study_file  # noqa: E402
+from tuner.studyfile.space import SearchSpace  # noqa: E402
+from tuner.studyfile.tunable import tuned_bot  # noqa: E402
 
 # beam's evaluation from the sunrate bot's values for the same terms: (beam's parameter, sunrate's)
 FROM_SUNRATE = (("ev_point", "sun_per_point"), ("ev_point_left", "sun_per_point_left"), ("ev_sun", "w_cost"),

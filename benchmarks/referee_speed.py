@@ -6,7 +6,7 @@ possible moves, a legal move) and `pong` (one short line back per block of input
 processes pinned to one core (the programs inherit the pin, so everything shares that core):
 
 - games: N games of instant vs instant, and of instant vs the in-engine greedy bot, through
-  `engine.referee.play_game`: games/s, wall time, the referee's own CPU (RUSAGE_SELF, user and system, and
+  `engine.referee.play_refereed_game`: games/s, wall time, the referee's own CPU (RUSAGE_SELF, user and system, and
   its watchdog process's, from /proc) and the programs' CPU (RUSAGE_CHILDREN), per game;
 - the OS's cost, with no referee at all: starting a program with its three pipes and reaping it
   (posix_spawn of `instant`, which exits at end of input), and a pipe round trip (write a frame's input,
@@ -93,18 +93,25 @@ def watchdog_cpu() -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def refereed_game():
+    """The referee's game function (`play_game` before it was `play_refereed_game`: a --baseline may be older)."""
+    from engine import referee
+
+    return getattr(referee, "play_refereed_game", None) or referee.play_game
+
+
 def play_games(n: int, make_players, records: bool) -> dict:
     from engine.players import TimeLimits
-    from engine.referee import play_game
 
+    play_refereed_game = refereed_game()
     limits = TimeLimits(GENEROUS_MS, GENEROUS_MS)
-    extra = {"records": False} if not records and "records" in inspect.signature(play_game).parameters else {}
+    extra = {"records": False} if not records and "records" in inspect.signature(play_refereed_game).parameters else {}
     self0, children0 = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
     watchdog0 = watchdog_cpu()
     wall0 = time.perf_counter()
     frames = executions = 0
     for seed in range(1, n + 1):
-        report = play_game(seed, LEAGUE, make_players(), limits, **extra)
+        report = play_refereed_game(seed, LEAGUE, make_players(), limits, **extra)
         if report.outcome.deactivated:
             raise SystemExit(f"seed {seed}: a player was disqualified ({report.outcome.deactivated}): "
                              "the measure does not count")
@@ -180,12 +187,12 @@ def round_trip_cost(path: str, n: int, size: int) -> dict:
 def mean_input_bytes(programs: dict) -> int:
     """The mean size of a frame's input in instant-vs-instant games (what one round trip writes)."""
     from engine.players import ProgramPlayer, TimeLimits
-    from engine.referee import play_game
 
+    play_refereed_game = refereed_game()
     total = count = 0
     for seed in range(1, 4):
         players = [ProgramPlayer("instant", programs["instant"]), ProgramPlayer("instant", programs["instant"])]
-        report = play_game(seed, LEAGUE, players, TimeLimits(GENEROUS_MS, GENEROUS_MS))
+        report = play_refereed_game(seed, LEAGUE, players, TimeLimits(GENEROUS_MS, GENEROUS_MS))
         for record in report.records:
             for lines in record.get("input") or ():
                 if lines is not None:

@@ -23,7 +23,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bots.contract.names import parse_bot  # noqa: E402
 from bots.contract.seat import new_seat_array  # noqa: E402
 from bots.running.arena import DRAW, play_batch  # noqa: E402
-from tuner.measure.stats import wilson_interval  # noqa: E402
+from tuner.play.stats import wilson_interval  # noqa: E402
 
 
 def measure(bot: str, opponent: str, league: int, seeds) -> dict:

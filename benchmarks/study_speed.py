@@ -62,10 +62,10 @@ def study_run(study: Path, jobs: int, timeout: float) -> dict:
 
 def pool_run(study: Path, jobs: int, pairs: int) -> dict:
     """The engine's games/s on the study's mix of games, played directly by the tuner's game runner."""
-    from tuner.measure.runner import GameRunner
+    from tuner.play.runner import GameRunner
+    from tuner.results.botnames import study_bot
     from tuner.search.race import met_table
-    from tuner.study.botnames import study_bot
-    from tuner.study.file import HALL_OF_FAME, read_study_file
+    from tuner.studyfile.file import HALL_OF_FAME, read_study_file
 
     config = read_study_file(study)
     tuned = study_bot(config, config.bot)

@@ -24,7 +24,7 @@ from benchmarks.strength import measure  # noqa: E402
 from bots.contract.names import parse_bot  # noqa: E402
 from bots.contract.seat import new_seat_array  # noqa: E402
 from bots.running.arena import play_batch  # noqa: E402
-from tuner.measure.stats import wilson_interval  # noqa: E402
+from tuner.play.stats import wilson_interval  # noqa: E402
 
 STYLE_BOTS = ["sunrate", "rush", "seeder"]
 OPPONENTS = ["heuristic", "greedy", "random", *STYLE_BOTS]

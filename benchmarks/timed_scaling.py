@@ -37,7 +37,7 @@ from bots.contract.paramfile import ParamFile, read_param_file, write_param_file
 from bots.registry import schema_for  # noqa: E402
 from engine.players import TimeLimits  # noqa: E402
 from export.standalone import export_bot  # noqa: E402
-from tuner.measure.matches import run_match  # noqa: E402
+from tuner.play.matches import run_match  # noqa: E402
 from tuner.versions import versions  # noqa: E402
 
 LEAGUE = 3

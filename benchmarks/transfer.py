@@ -37,11 +37,11 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bots.contract.names import JITTER  # noqa: E402
-from tuner.measure.gauntlet import run_gauntlet  # noqa: E402
-from tuner.measure.runner import GameRunner  # noqa: E402
-from tuner.measure.seeds import game_seeds  # noqa: E402
-from tuner.study.botnames import study_bot  # noqa: E402
-from tuner.study.file import read_study_file  # noqa: E402
+from tuner.play.gauntlet import run_gauntlet  # noqa: E402
+from tuner.play.runner import GameRunner  # noqa: E402
+from tuner.play.seeds import game_seeds  # noqa: E402
+from tuner.results.botnames import study_bot  # noqa: E402
+from tuner.studyfile.file import read_study_file  # noqa: E402
 from tuner.versions import versions  # noqa: E402
 
 STYLES = ["heuristic~0.1", "sunrate~0.1", "rush", "seeder", "beam"]
@@ -121,7 +121,7 @@ def leave_one_out(args) -> dict:
             "choose_on_unseen": args.choose_on_unseen,
             "trials": args.trials,
             "pairs": args.pairs, "study_seed": args.seed, "games": args.games,
-            "seeds": f"tuner.measure.seeds.game_seeds({args.seed}, {args.games // 2}, 'match'), each seed twice",
+            "seeds": f"tuner.play.seeds.game_seeds({args.seed}, {args.games // 2}, 'match'), each seed twice",
             "styles": args.styles, "unseen": args.unseen, "versions": versions(), "runs": runs}
 
 

@@ -7,6 +7,6 @@
     registry.py the registered bots (one line each)
     examples/   example bot programs to tune, and tuned/, where exported bots go (neither is a package)
 
-Each layer imports only those above it in this list (the registry sits with the contract); `tests/test_layers.py`
-checks it. Exporting a bot as a standalone file is the `export` package's job.
+Each layer imports only those above it in this list (the registry sits with the contract);
+`tests/project/test_layers.py` checks it. Exporting a bot as a standalone file is the `export` package's job.
 """

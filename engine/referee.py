@@ -42,7 +42,7 @@ class GameReport:
     outcome: Outcome
     players: list  # PlayerReport, by player index
     turns: int  # frames played
-    records: list  # the game's records (header, frames, END); empty when play_game(records=False)
+    records: list  # the game's records (header, frames, END); empty when play_refereed_game(records=False)
     disqualifications: list = field(default_factory=list)  # Disqualification, in the order they happened
     executions: int = 0  # answers asked of the players
 
@@ -73,8 +73,8 @@ def cycle_collector_paused():
                 gc.enable()
 
 
-def play_game(seed: int, league: int, players: list[Player], limits: TimeLimits = TimeLimits(),
-              trace: Optional[Path] = None, records: bool = True) -> GameReport:
+def play_refereed_game(seed: int, league: int, players: list[Player], limits: TimeLimits = TimeLimits(),
+                       trace: Optional[Path] = None, records: bool = True) -> GameReport:
     """Play one game; write its records to `trace` (JSON lines) if given. Programs never outlive the game.
     records=False (and no trace) skips building the records: the cheapest game."""
     keep = records or trace is not None

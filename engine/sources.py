@@ -1,8 +1,8 @@
 """The project's packages, and a digest of their sources that every recorded result carries (`tuner.versions`).
 
 `PACKAGES` is the one list of them: the compile cache files the compiled functions of these packages and follows
-their imports (`engine.cache`), the layers check reads their imports (`tests/test_layers.py`), and pyproject.toml's
-`include` names the same (it cannot import this: a test compares them).
+their imports (`engine.cache`), the layers check reads their imports (`tests/project/test_layers.py`), and
+pyproject.toml's `include` names the same (it cannot import this: a test compares them).
 """
 from __future__ import annotations
 

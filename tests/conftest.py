@@ -151,7 +151,7 @@ def load_study(path: Path):
     import optuna
 
     from tuner.storage.open import open_storage
-    from tuner.study.file import read_study_file
+    from tuner.studyfile.file import read_study_file
 
     config = read_study_file(path)
     return optuna.load_study(study_name=config.name, storage=open_storage(config.storage, create=False))
@@ -228,9 +228,9 @@ def postgres_study(postgres_url):
 
 
 def frame_starts(data: bytes) -> list:
-    """Byte offsets of the frames of a compact journal's bytes (`tuner.storage.compact`: a varint length, the
+    """Byte offsets of the frames of a compact journal's bytes (`tuner.storage.compact_codec`: a varint length, the
     frame, a 4-byte crc)."""
-    from tuner.storage.compact import MAGIC
+    from tuner.storage.compact_codec import MAGIC
 
     offsets, i = [], len(MAGIC)
     while i < len(data):

@@ -2,7 +2,7 @@
 heartbeats), the tell without a copy, and what the CMA-ES sampler (`tuner.search.cmaes_sampler`) builds on.
 
 Optuna's public API has no way to do these things; each is named here with what it is for, and
-tests/test_optuna_internals.py checks each against the installed Optuna, so that an Optuna release that changes
+tests/tuner/test_optuna_internals.py checks each against the installed Optuna, so that an Optuna release that changes
 one fails a test that names it instead of breaking a study.
 """
 from __future__ import annotations

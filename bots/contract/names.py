@@ -8,7 +8,7 @@
                               moved by up to J (0 < J <= 1) of its range (`bots.contract.perturbation`)
     cmd:<command line>        a program talking the CodinGame protocol
 
-Names that need a study (`study:STUDY.toml[#N]`) are resolved by the tuner (`tuner.study.botnames`).
+Names that need a study (`study:STUDY.toml[#N]`) are resolved by the tuner (`tuner.results.botnames`).
 """
 from __future__ import annotations
 

@@ -22,7 +22,7 @@ DRAW = 2
 
 
 @hot
-def play_game(mp, s, seed, league, seat0, seat1):
+def play_compiled_game(mp, s, seed, league, seat0, seat1):
     """Play one whole game between the bots in seat0 (player 0) and seat1 (player 1), in the records mp and s.
     Returns (final score 0, final score 1, simultaneous turns, bot decisions)."""
     generate_map(seed_state(seed), league, mp)
@@ -64,7 +64,8 @@ def play_pairings(seeds, league, seats, first, second, mp_array, s_array, result
     mp = mp_array[0]
     s = s_array[0]
     for g in range(seeds.shape[0]):
-        final0, final1, n_turns, n_decisions = play_game(mp, s, seeds[g], league, seats[first[g]], seats[second[g]])
+        final0, final1, n_turns, n_decisions = play_compiled_game(mp, s, seeds[g], league, seats[first[g]],
+                                                                  seats[second[g]])
         results[g, SCORE0] = final0
         results[g, SCORE1] = final1
         results[g, TURNS] = n_turns

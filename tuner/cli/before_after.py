@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Optional
 
-from tuner.measure.gauntlet import HELD_OUT, IN_POOL, Gauntlet
+from tuner.play.gauntlet import HELD_OUT, IN_POOL, Gauntlet
 
 ITSELF = "itself"
 GROUP_TITLES = {IN_POOL: "the pool's:", HELD_OUT: "held out (no trial met them):"}

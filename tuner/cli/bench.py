@@ -20,7 +20,7 @@ def register(commands) -> None:
 
 def run(args) -> int:
     from bots.contract.names import BotSpecError  # loaded when the command runs (tuner/cli/__init__.py), as below
-    from tuner.measure.bench import YARDSTICK_CHECKSUMS, run_bench, yardstick_check
+    from tuner.play.bench import YARDSTICK_CHECKSUMS, run_bench, yardstick_check
 
     try:
         result = run_bench(args.bot, args.games, args.jobs)

@@ -29,7 +29,7 @@ def register(commands) -> None:
 
 
 def run(args) -> int:
-    from tuner.study.file import read_study_file  # loaded when the command runs (tuner/cli/__init__.py)
+    from tuner.studyfile.file import read_study_file  # loaded when the command runs (tuner/cli/__init__.py)
     from tuner.view.dashboard import serve
 
     config = read_study_file(args.study, args.storage)

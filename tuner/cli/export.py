@@ -52,8 +52,8 @@ def _resolve(args):
         read_param_file,  # loaded when the command runs (tuner/cli/__init__.py), as below
     )
     from bots.contract.schema import ParamError
-    from tuner.study.botnames import parse_bot_name
-    from tuner.study.export_origin import export_source_from_study
+    from tuner.results.botnames import parse_bot_name
+    from tuner.results.origin import export_source_from_study
 
     chosen = [name for name, value in (("STUDY.toml", args.study), ("--params", args.params), ("--bot", args.bot))
               if value is not None]
@@ -80,8 +80,8 @@ def _resolve(args):
 
 def export_template(study: Path, trial, template: Path, output: Path) -> str:
     """`tuner export STUDY.toml [--trial N] --template SOURCE -o OUT`: the source with the trial's values."""
-    from tuner.study.export_origin import trial_values
-    from tuner.study.program_export import TemplateError, write_filled_template
+    from tuner.programs.template import TemplateError, write_filled_template
+    from tuner.results.origin import trial_values
 
     values, _ = trial_values(study, trial)
     try:
@@ -97,8 +97,8 @@ def export_program_params(study: Path, trial, output: Path) -> dict:
     """`tuner export STUDY.toml [--trial N] -o FILE.json` for a program bot: the trial's values and where they
     came from (study, trial, win rates, dates) as JSON."""
     from bots.contract.paramfile import now_iso
-    from tuner.study.export_origin import trial_values
-    from tuner.study.program_export import write_program_params
+    from tuner.programs.template import write_program_params
+    from tuner.results.origin import trial_values
 
     values, source = trial_values(study, trial, exported=now_iso())
     data = write_program_params(output, values, source)
@@ -137,8 +137,8 @@ def run(args) -> int:
     from bots.contract.schema import ParamError
     from export.exportable import ExportError
     from export.standalone import export_bot
-    from tuner.study.export_origin import export_header
-    from tuner.study.file import read_study_file
+    from tuner.results.origin import export_header
+    from tuner.studyfile.file import read_study_file
 
     config = read_study_file(Path(args.study)) if args.study is not None else None
     check_outputs(args, config)

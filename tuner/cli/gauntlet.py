@@ -34,10 +34,10 @@ def register(commands) -> None:
 def run(args) -> int:
     from bots.contract.names import BotSpecError  # loaded when the command runs (tuner/cli/__init__.py), as below
     from engine.players import PlayerStartError, TimeLimits
-    from tuner.measure.gauntlet import run_gauntlet
-    from tuner.measure.runner import GameRunner
-    from tuner.measure.seeds import game_seeds
-    from tuner.study.botnames import parse_bot_name
+    from tuner.play.gauntlet import run_gauntlet
+    from tuner.play.runner import GameRunner
+    from tuner.play.seeds import game_seeds
+    from tuner.results.botnames import parse_bot_name
     from tuner.versions import versions
 
     if args.games % 2:

@@ -11,7 +11,7 @@ from tuner.cli.outputs import check_output, reported_write_errors
 from tuner.errors import EXIT_INTERRUPTED, UserError
 
 if TYPE_CHECKING:
-    from tuner.measure.league import Standings
+    from tuner.league.league import Standings
 
 
 def register(commands) -> None:
@@ -39,8 +39,8 @@ def register(commands) -> None:
 def run(args) -> int:
     from bots.contract.names import BotSpecError  # loaded when the command runs (tuner/cli/__init__.py), as below
     from engine.players import PlayerStartError, TimeLimits
-    from tuner.measure.league import LeagueDatabase, Standings, check_bots, league_settings, play_league
-    from tuner.study.botnames import parse_bot_name
+    from tuner.league.league import LeagueDatabase, Standings, check_bots, league_settings, play_league
+    from tuner.results.botnames import parse_bot_name
     from tuner.versions import versions
 
     if args.games is not None and args.games % 2:

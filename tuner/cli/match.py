@@ -27,8 +27,8 @@ def run(args) -> int:
     from bots.contract.names import BotSpecError  # loaded when the command runs (tuner/cli/__init__.py), as below
     from engine.players import PlayerStartError, TimeLimits
     from tuner.cli.command_progress import games_bar
-    from tuner.measure.matches import run_match
-    from tuner.study.botnames import parse_bot_name
+    from tuner.play.matches import run_match
+    from tuner.results.botnames import parse_bot_name
     from tuner.versions import versions
 
     if args.games % 2:

@@ -26,8 +26,8 @@ def run(args) -> int:
     from bots.contract.names import BotSpecError  # loaded when the command runs (tuner/cli/__init__.py), as below
     from bots.running.player import player_for
     from engine.players import PlayerStartError, TimeLimits
-    from engine.referee import play_game
-    from tuner.study.botnames import parse_bot_name
+    from engine.referee import play_refereed_game
+    from tuner.results.botnames import parse_bot_name
     from tuner.view import write_replay
 
     check_output(args.trace, "--trace")
@@ -38,7 +38,7 @@ def run(args) -> int:
         raise UserError(str(error)) from None
     limits = TimeLimits(args.first_timeout, args.turn_timeout)
     try:
-        report = play_game(args.seed, args.league, [player_for(bot) for bot in bots], limits, args.trace)
+        report = play_refereed_game(args.seed, args.league, [player_for(bot) for bot in bots], limits, args.trace)
     except PlayerStartError as error:
         raise UserError(str(error)) from None
     except OSError as error:

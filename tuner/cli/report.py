@@ -21,7 +21,7 @@ def register(commands) -> None:
 def run(args) -> int:
     import pandas as pd  # loaded when the command runs (tuner/cli/__init__.py), as the two below
 
-    from tuner.study.file import read_study_file
+    from tuner.studyfile.file import read_study_file
     from tuner.view.report import build_report, default_out_dir
 
     config = read_study_file(args.study, args.storage)

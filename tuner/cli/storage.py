@@ -54,7 +54,7 @@ def usage(parser) -> int:
 
 def _journal_of(args) -> tuple:
     from tuner.errors import UserError
-    from tuner.study.file import read_study_file
+    from tuner.studyfile.file import read_study_file
 
     config = read_study_file(args.study, args.storage)
     if not config.storage_is_journal_file:
@@ -81,7 +81,8 @@ def run_export_plain(args) -> int:
 
     from engine.files import replaced_atomically
     from tuner.errors import UserError
-    from tuner.storage.compact import export_plain, file_kind
+    from tuner.storage.compact_codec import file_kind
+    from tuner.storage.convert import export_plain
     from tuner.storage.journal import DamagedJournal, check_journal_file
 
     config, path = _journal_of(args)
@@ -104,7 +105,8 @@ def run_export_plain(args) -> int:
 
 def run_import_plain(args) -> int:
     from tuner.errors import UserError
-    from tuner.storage.compact import file_kind, import_plain
+    from tuner.storage.compact_codec import file_kind
+    from tuner.storage.convert import import_plain
     from tuner.storage.journal import DamagedJournal, check_journal_file
 
     if args.plain.is_dir():
@@ -128,7 +130,7 @@ def run_import_plain(args) -> int:
 def run_info(args) -> int:
     from tuner.optuna_internals import journal_backend
     from tuner.storage import open_storage, snapshots
-    from tuner.storage.compact import file_kind
+    from tuner.storage.compact_codec import file_kind
 
     config, path = _journal_of(args)
     kind = file_kind(str(path))

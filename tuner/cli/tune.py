@@ -22,7 +22,7 @@ def register(commands) -> None:
 def run(args) -> int:
     from tuner.cli.tune_report import TuneReport, print_export_hint  # loaded when the command runs (as below)
     from tuner.search.tune import RunReport, run_tune
-    from tuner.study.file import read_study_file
+    from tuner.studyfile.file import read_study_file
 
     config = read_study_file(args.study, args.storage)
     timeout = args.timeout if args.timeout is not None else config.timeout

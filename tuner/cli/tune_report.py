@@ -15,13 +15,13 @@ from bots.registry import plugin
 from export.languages import DEFAULT_TIME_MS
 from tuner.cli.before_after import before_after_lines
 from tuner.cli.tune_progress import Progress
-from tuner.measure.gauntlet import Gauntlet
-from tuner.measure.runner import GameRunner
+from tuner.play.gauntlet import Gauntlet
+from tuner.play.runner import GameRunner
+from tuner.results.records import TrialRecord
 from tuner.search.finals import BASELINE, shown
 from tuner.storage import describe_storage
-from tuner.study.file import StudyConfig
-from tuner.study.records import TrialRecord
-from tuner.study.space import SearchSpace
+from tuner.studyfile.file import StudyConfig
+from tuner.studyfile.space import SearchSpace
 
 
 def _improved(chosen: dict) -> bool:
@@ -129,13 +129,14 @@ class TuneReport:
                 self._gauntlet(chosen, search_gauntlet, f" at the search's budget ({shown(searched)})")
 
     def before_after(self, chosen: dict, gauntlet: dict, defaults_gauntlet: Optional[dict]) -> None:
+        config = self.config
         playing = chosen.get("finals_params") or {}
-        budget = f" at the playing budget ({shown(playing)})" if playing else ""
+        budget = f" at the playing budget ({shown(playing)})" if playing else \
+            f" as {config.bot} (the search played {config.search_bot})" if config.search_bot else ""
         improved = _improved(chosen)
-        start = "start" if self.config.baseline is not None else "defaults"
+        start = "start" if config.baseline is not None else "defaults"
         print(f"before and after, win rate (95% CI) on {gauntlet['games_per_opponent']} fresh held-out games per "
-              f"opponent{budget}: {start} = "
-              + (self.config.file.baseline if self.config.baseline is not None else "the bot's defaults")
+              f"opponent{budget}: {start} = {config.file.baseline or 'the bot defaults'}"
               + ("" if improved else f"; no finalist beat the {start}"))
         for line in before_after_lines(start, chosen["label"] if improved else None, gauntlet, defaults_gauntlet):
             print(line)

@@ -13,7 +13,7 @@ from bots.contract.names import parse_bot
 from bots.registry import plugin
 from bots.running.player import player_for
 from engine.players import TimeLimits
-from engine.referee import play_game
+from engine.referee import play_refereed_game
 from export.exportable import ExportError
 from export.python.bot_file import bot_source
 from tuner.storage import artifact_file_name, upload_text
@@ -35,7 +35,7 @@ def upload_new_best(store, trial, bot, baseline, league: int, header: list, stud
     except (ExportError, OSError) as error:
         problems.append(f"its bot file could not be written ({error})")
     try:
-        report = play_game(seed, league, [player_for(bot), player_for(baseline)], limits)
+        report = play_refereed_game(seed, league, [player_for(bot), player_for(baseline)], limits)
         title = f"{study_name}: trial {trial.number} vs the baseline, seed {seed}"
         upload_text(store, trial, f"{base}-vs-baseline.html", render_replay(report.records, title), HTML)
     except Exception as error:  # a by-product: a program that cannot play a game is reported, not raised
@@ -48,4 +48,4 @@ def warm_up_replays(league: int, limits: TimeLimits) -> None:
     between in-engine bots. The first new best comes right after the study's first trial: compiled then, in a
     fresh install, it would hold the search up for about half a minute, its progress frozen."""
     greedy = parse_bot("greedy", league)
-    play_game(1, league, [player_for(greedy), player_for(greedy)], limits)
+    play_refereed_game(1, league, [player_for(greedy), player_for(greedy)], limits)

@@ -50,17 +50,17 @@ import numpy as np
 from optuna.trial import TrialState
 
 from bots.contract.paramfile import now_iso
-from tuner.measure.gauntlet import run_gauntlet
-from tuner.measure.runner import Evaluation, GameRunner, evaluate
-from tuner.measure.seeds import game_seeds
-from tuner.measure.stats import tally
+from tuner.play.gauntlet import run_gauntlet
+from tuner.play.runner import Evaluation, GameRunner, evaluate
+from tuner.play.seeds import game_seeds
+from tuner.play.stats import tally
+from tuner.results.botnames import study_bot
+from tuner.results.picks import trial_params, validation_key
+from tuner.results.ranking import ranked_trials
+from tuner.results.records import TrialRecord
 from tuner.search.cmaes_sampler import cmaes_mean
 from tuner.search.race import soft_minimum
-from tuner.study.botnames import study_bot
-from tuner.study.bots import trial_params, validation_key
-from tuner.study.file import StudyConfig
-from tuner.study.ranking import ranked_trials
-from tuner.study.records import TrialRecord
+from tuner.studyfile.file import StudyConfig
 from tuner.versions import versions, versions_key
 
 LATEST_BATCHES = 3
@@ -157,7 +157,7 @@ def confidence_over_baseline(config: StudyConfig, gains: np.ndarray, panel: dict
     return float(np.mean([choice_score(config, dict(zip(panel, row)), panel) > 0 for row in means]))
 
 
-def pick(config: StudyConfig, points: dict, panel: dict, baseline_label: str) -> tuple[dict, dict, str]:
+def choose_finalist(config: StudyConfig, points: dict, panel: dict, baseline_label: str) -> tuple[dict, dict, str]:
     """Each finalist's score and confidence over the baseline, and the label of the one to choose, from their pair
     points on the same seeds ({label: (opponents, pairs)}): the best score among the baseline and the finalists
     sure enough to beat it (`finals_confidence`); on a tie, the baseline."""
@@ -197,8 +197,8 @@ def choose(config: StudyConfig, runner: GameRunner, study, space, sampler, bot_o
         if finalist.trial is not None:
             study.set_user_attr(validation_key(finalist.trial), _validation_record(config, finalist, evaluation))
     baseline_label = next(f.label for f, _ in results if f.params == space.baseline())
-    scores, confidence, label = pick(config, {f.label: config.pair_value(e.margins) for f, e in results}, panel,
-                                     baseline_label)
+    scores, confidence, label = choose_finalist(config, {f.label: config.pair_value(e.margins) for f, e in results},
+                                                panel, baseline_label)
     best, evaluation = next(r for r in results if r[0].label == label)
     sure = {label: f", {c:.0%} sure" if config.finals_confidence and label != baseline_label else ""
             for label, c in confidence.items()}

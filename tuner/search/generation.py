@@ -34,16 +34,16 @@ from optuna.trial import TrialState
 from bots.contract.names import Bot
 from bots.contract.paramfile import now_iso
 from tuner.errors import UserError
-from tuner.measure.runner import GameRunner, PendingUnits
-from tuner.measure.seeds import MASK64
-from tuner.measure.stats import opponent_mean, tally
 from tuner.optuna_internals import tell
+from tuner.play.runner import GameRunner, PendingUnits
+from tuner.play.seeds import MASK64
+from tuner.play.stats import opponent_mean, tally
+from tuner.results.ranking import ranked_trials, trial_rank_value
+from tuner.results.records import OpponentResult, TrialRecord
 from tuner.search.interrupt import StopFlag
 from tuner.search.opponent_pool import Opponent, OpponentPool
 from tuner.search.race import Race
-from tuner.study.file import StudyConfig
-from tuner.study.ranking import ranked_trials, trial_rank_value
-from tuner.study.records import OpponentResult, TrialRecord
+from tuner.studyfile.file import StudyConfig
 
 # Games in one block of a batch at most: a block is what Ctrl-C waits for, and what a progress step shows.
 MAX_BLOCK_GAMES = 100_000

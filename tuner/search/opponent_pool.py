@@ -13,9 +13,9 @@ from dataclasses import dataclass
 from optuna.trial import TrialState
 
 from bots.contract.names import Bot
-from tuner.study.botnames import study_bot
-from tuner.study.file import HALL_OF_FAME, StudyConfig
-from tuner.study.ranking import ranked_trials
+from tuner.results.botnames import study_bot
+from tuner.results.ranking import ranked_trials
+from tuner.studyfile.file import HALL_OF_FAME, StudyConfig
 
 
 @dataclass

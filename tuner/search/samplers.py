@@ -6,9 +6,9 @@ import warnings
 
 import optuna
 
-from tuner.measure.seeds import MASK64, splitmix64
+from tuner.play.seeds import MASK64, splitmix64
 from tuner.search.cmaes_sampler import BatchCmaEsSampler
-from tuner.study.file import StudyConfig
+from tuner.studyfile.file import StudyConfig
 
 HALL_OF_FAME_REFRESH = 10  # tpe, random: trials between two refreshes of the hall of fame
 

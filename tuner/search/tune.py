@@ -33,9 +33,14 @@ from bots.contract.paramfile import now_iso
 from bots.registry import schema_for
 from engine.players import TimeLimits
 from tuner.errors import UserError
-from tuner.measure.probe import probe_program
-from tuner.measure.runner import GameRunner
-from tuner.measure.seeds import game_seeds
+from tuner.play.runner import GameRunner
+from tuner.play.seeds import game_seeds
+from tuner.programs.probe import probe_program
+from tuner.results.botnames import study_bot
+from tuner.results.origin import export_header, origin_lines, shown_storage
+from tuner.results.picks import best_trial, trial_params
+from tuner.results.records import TrialRecord
+from tuner.results.same_search import check_same_search
 from tuner.search.best_artifacts import upload_new_best, warm_up_replays
 from tuner.search.finals import Shared, choose, gauntlets, played_here
 from tuner.search.generation import BatchPlayer
@@ -45,15 +50,10 @@ from tuner.search.samplers import build_sampler, population_size
 from tuner.search.shared_work import share
 from tuner.search.workers import Plan, WorkerLoop, count_trials
 from tuner.storage import Heartbeat, open_artifact_store, open_storage, save_snapshot, study_lock
-from tuner.study.botnames import study_bot
-from tuner.study.bots import best_trial, trial_params
-from tuner.study.entries import STUDY_PREFIX
-from tuner.study.export_origin import export_header, origin_lines, shown_storage
-from tuner.study.file import StudyConfig
-from tuner.study.records import TrialRecord
-from tuner.study.same_search import check_same_search
-from tuner.study.space import SearchSpace
-from tuner.study.tunable import tuned_bot
+from tuner.studyfile.entries import STUDY_PREFIX
+from tuner.studyfile.file import StudyConfig
+from tuner.studyfile.space import SearchSpace
+from tuner.studyfile.tunable import tuned_bot
 from tuner.versions import versions, versions_key
 
 SEEDS_RECORDED_MAX = 20_000  # record the search seeds themselves up to this many pairs (always their derivation)
@@ -119,7 +119,7 @@ def _quiet_optuna() -> None:
 
 def _study_records(config: StudyConfig, space) -> dict:
     seeds = {"seed": config.seed, "stream": "search", "pairs": config.pairs,
-             "derivation": "tuner.measure.seeds.game_seeds(seed, pairs, 'search'); each seed is played twice, "
+             "derivation": "tuner.play.seeds.game_seeds(seed, pairs, 'search'); each seed is played twice, "
                            "sides swapped"}
     if config.pairs <= SEEDS_RECORDED_MAX:
         seeds["seeds"] = game_seeds(config.seed, config.pairs, "search")

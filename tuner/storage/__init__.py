@@ -2,7 +2,7 @@
 snapshots, RDB, Redis), the study lock, retries of dead workers' trials and the artifact store. Optuna's private
 parts come from `tuner.optuna_internals`."""
 from tuner.storage.artifact_store import artifact_file_name, trial_artifacts, upload_text
-from tuner.storage.compact import save_snapshot
+from tuner.storage.compact_journal import save_snapshot
 from tuner.storage.lock import StudyLock, study_lock
 from tuner.storage.open import Heartbeat, open_artifact_store, open_storage
 from tuner.storage.retry import RetryTrial

@@ -2,7 +2,7 @@
 
 A path is a journal file, in one of two formats told apart by its first bytes: Optuna's plain journal of JSON
 lines (`tuner.storage.journal`: what a new study gets, read by `optuna-dashboard` and any Optuna program as it is)
-or the compact journal (`tuner.storage.compact`, about a seventh of the size, with snapshots:
+or the compact journal (`tuner.storage.compact_journal`, about a seventh of the size, with snapshots:
 `tuner.storage.snapshots`; a new study's format when its study file says `journal_format = "compact"`).
 Both are synced per trial and refused, unchanged, if damaged; a file that is neither is refused too. URLs open
 Optuna's storages: `sqlite:///`, `postgresql://`, `mysql://` (RDB) and `redis://` (journal on Redis).
@@ -39,7 +39,8 @@ from tuner.optuna_internals import (
     redis_client,
 )
 from tuner.storage import snapshots
-from tuner.storage.compact import CompactJournalFile, enable_periodic_snapshots, file_kind, not_a_journal, save_snapshot
+from tuner.storage.compact_codec import file_kind, not_a_journal
+from tuner.storage.compact_journal import CompactJournalFile, enable_periodic_snapshots, save_snapshot
 from tuner.storage.journal import DamagedJournal, HeartbeatJournalStorage, TrialSyncedJournalFile, check_journal_file
 from tuner.storage.lock import creation_lock
 from tuner.storage.retry import RetryTrial

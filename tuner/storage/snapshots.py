@@ -63,7 +63,7 @@ def versions() -> dict:
     return {"format": FORMAT, "python": f"{sys.version_info[0]}.{sys.version_info[1]}", "optuna": optuna.__version__}
 
 
-def journal_crc(journal: str, offset: int) -> Optional[int]:
+def _journal_crc(journal: str, offset: int) -> Optional[int]:
     """crc32 of the journal's first `offset` bytes (None if it is shorter)."""
     crc = 0
     try:
@@ -118,7 +118,7 @@ def read(journal: str) -> Optional[tuple]:
         return None
     if zlib.crc32(state, zlib.crc32(history)) != header["own_crc"]:  # a damaged cache file: never unpickled
         return None
-    if journal_crc(journal, header["offset"]) != header["crc"]:
+    if _journal_crc(journal, header["offset"]) != header["crc"]:
         return None
     return header, history, state
 

@@ -38,10 +38,10 @@ from optuna.trial import FrozenTrial, TrialState
 
 from tuner.errors import UserError
 from tuner.optuna_internals import trial_id
+from tuner.results.picks import load_existing_study
+from tuner.results.ranking import ranked_trials
 from tuner.storage import open_artifact_store
-from tuner.study.bots import load_existing_study
-from tuner.study.file import StudyConfig
-from tuner.study.ranking import ranked_trials
+from tuner.studyfile.file import StudyConfig
 
 FULL_STUDY = 2_000  # trials of a study served as stored
 RECENT_TRIALS = 1_000  # the newest trials (~35 generations of the quickstart) listed in a bigger study

@@ -1,6 +1,6 @@
 """`tuner report`: the top trials of a study as a table (pandas), and its plots as HTML files (plotly).
 
-Trials are ranked as the best trial is chosen (`tuner.study.bots.best_trial`): fully played trials only, by
+Trials are ranked as the best trial is chosen (`tuner.results.picks.best_trial`): fully played trials only, by
 value (or mean win rate with several objectives). The plots are Optuna's: the optimisation history, the
 parameter importances and the parallel coordinates of the most important parameters (for the best
 PARALLEL_TRIALS trials), of the fully played (COMPLETE) trials: a pruned trial's value is an estimate, and most
@@ -18,12 +18,12 @@ import optuna
 import pandas as pd
 
 from tuner.errors import UserError
-from tuner.measure.gauntlet import Gauntlet
-from tuner.study.bots import load_existing_study, trial_params, validation_key
-from tuner.study.file import StudyConfig
-from tuner.study.ranking import fully_played, ranked_trials
-from tuner.study.records import TrialRecord
-from tuner.study.space import SearchSpace
+from tuner.play.gauntlet import Gauntlet
+from tuner.results.picks import load_existing_study, trial_params, validation_key
+from tuner.results.ranking import fully_played, ranked_trials
+from tuner.results.records import TrialRecord
+from tuner.studyfile.file import StudyConfig
+from tuner.studyfile.space import SearchSpace
 
 PARALLEL_PARAMS = 8  # parameters shown in the parallel-coordinates plot (the most important ones)
 # Trials drawn there (the best ones): a line is a plotly trace (~1.5 ms each); thousands are slow and unreadable.

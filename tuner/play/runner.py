@@ -1,0 +1,247 @@
+"""Playing seed pairs between candidate bots and opponents in big batches, on the run's pools.
+
+A unit is (candidate, opponent, seed): the seed played twice, the candidate first as player 0, then as player 1
+(common random numbers: every candidate meets every opponent on the same seeds). Units between in-engine bots are
+played by the compiled arena (`bots.running.arena.play_pairings`) on the run's threads (`tuner.play.pools`),
+in shares that shrink as the batch goes, so that the threads end together; units with a program go through the
+text-protocol referee, spread over the run's processes. Games take microseconds, so a batch should hold many units:
+the tuner plays a whole generation's block of pairs at once, and starts its first trials' games while it asks Optuna
+for the next ones (`start_units`). Results never depend on the number of threads or processes: a game is a function
+of its seed and sides, and each thread plays on its own copy of the seats.
+"""
+from __future__ import annotations
+
+import queue
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Optional
+
+import numpy as np
+
+from bots.contract.names import Bot, parse_bot
+from bots.contract.seat import new_seat_array
+from bots.running.arena import pairing_margins
+from bots.running.player import player_for
+from engine.players import TimeLimits
+from engine.referee import play_refereed_game
+from tuner.play.pools import ProcessPool, Started, ThreadPool, deal, guided
+from tuner.play.stats import Tally, tally
+
+# Compiled games: a share of 150 games (75 units) at least is worth handing to a thread, unless the batch is too small
+# to give every thread SHARES_PER_THREAD shares of that size (`smallest_share`).
+MIN_UNITS_PER_SHARE = 75
+SHARES_PER_THREAD = 8
+STDERR_LINES = 5  # of a disqualified program's stderr, kept with the result
+
+
+@dataclass(frozen=True)
+class Disqualification:
+    """A game lost by a program's disqualification (a timeout, a crash, an unreadable answer)."""
+
+    unit: int
+    game: int  # 0: the candidate was player 0, 1: player 1
+    candidate: bool  # whose: the candidate's (True) or the opponent's
+    seed: int
+    reason: str  # the referee's reason ("Timeout!", "Invalid Input: ...")
+    note: str  # what became of the program ("exited with code 3", "no answer in time")
+    stderr: tuple = ()
+
+    def to_json(self) -> dict:
+        return {"side": "candidate" if self.candidate else "opponent", "seed": self.seed, "reason": self.reason,
+                "note": self.note, "stderr": list(self.stderr)}
+
+
+@dataclass
+class UnitResults:
+    margins: np.ndarray  # (units, 2): the candidate's final score minus the opponent's, in game 0 and game 1
+    disqualifications: list = field(default_factory=list)  # Disqualification, in unit order
+
+
+def _engine_share(free_seats: queue.SimpleQueue, seeds, first, second, league: int) -> tuple[np.ndarray, float]:
+    """Margins of a share of compiled games, played on a copy of the seats no other thread is using, and the
+    seconds they took."""
+    seats = free_seats.get()
+    start = time.perf_counter()
+    try:
+        return pairing_margins(seeds, league, seats, first, second), time.perf_counter() - start
+    finally:
+        free_seats.put(seats)
+
+
+def _referee_share(units: list, league: int, limits: TimeLimits) -> list:
+    """[(margins (2,), [Disqualification])] for (unit index, candidate Bot, opponent Bot, seed) units."""
+    out = []
+    for unit, candidate, opponent, seed in units:
+        margins, lost = [0, 0], []
+        for game, (p0, p1) in enumerate(((candidate, opponent), (opponent, candidate))):
+            report = play_refereed_game(seed, league, [player_for(p0), player_for(p1)], limits, records=False)
+            scores = report.outcome.final_scores
+            me = game  # the candidate's player index
+            margins[game] = scores[me] - scores[1 - me]
+            for d in report.disqualifications:
+                lost.append(Disqualification(unit, game, d.player == me, seed, d.reason, d.report.note,
+                                             tuple(d.report.stderr_tail[-STDERR_LINES:])))
+        out.append((margins, lost))
+    return out
+
+
+def _warm(league: int) -> bool:
+    bot = parse_bot("greedy", league).seat
+    seats = new_seat_array(2)
+    seats[0] = bot[0]
+    seats[1] = bot[0]
+    pairing_margins(np.array([1], np.int64), league, seats, [0], [1])
+    return True
+
+
+class GameRunner:
+    """Plays units between candidates and opponents (Bots) on the run's process pool."""
+
+    def __init__(self, league: int, jobs: int = 1, limits: TimeLimits = TimeLimits()):
+        self.league = league
+        self.jobs = max(1, int(jobs))
+        self.limits = limits
+        self.pool = ProcessPool(self.jobs)
+        self.threads = ThreadPool(self.jobs)
+        self.games_played = 0
+        self.engine_games_played = 0  # of which in-engine (compiled, on the threads); the others had a program
+        self.game_seconds = 0.0  # the threads' time in compiled games (with one thread, the calling thread's)
+
+    def warm_up(self) -> None:
+        """Compile (or load from the cache) the arena before the first games are timed."""
+        _warm(self.league)
+
+    def start_units(self, candidates: list, opponents: list, candidate_of, opponent_of, seeds) -> PendingUnits:
+        """Start playing each unit u: candidates[candidate_of[u]] against opponents[opponent_of[u]] on seeds[u],
+        twice. The compiled games start on the threads now (with one thread, they wait for `result`); the
+        games of programs are played by `result`."""
+        return PendingUnits(self, candidates, opponents, candidate_of, opponent_of, seeds)
+
+    def play_units(self, candidates: list, opponents: list, candidate_of, opponent_of, seeds,
+                   meanwhile: Optional[Callable] = None) -> UnitResults:
+        """`start_units(...).result(meanwhile)`: the units played, `meanwhile()` run by the calling thread while the
+        threads play the compiled games (with one thread or none of them, before the games): work that need not
+        wait for the games, such as storage writes."""
+        return self.start_units(candidates, opponents, candidate_of, opponent_of, seeds).result(meanwhile)
+
+    def play(self, bot: Bot, opponents: list, pair_seeds) -> UnitResults:
+        """Every seed pair against every opponent: units ordered by opponent, then pair."""
+        pair_seeds = np.asarray(pair_seeds, dtype=np.int64)
+        n_opp, n_pairs = len(opponents), len(pair_seeds)
+        return self.play_units([bot], opponents, np.zeros(n_opp * n_pairs, np.int64),
+                               np.repeat(np.arange(n_opp), n_pairs), np.tile(pair_seeds, n_opp))
+
+    def close(self) -> None:
+        self.threads.close()
+        self.pool.close()
+
+
+def smallest_share(units: int, jobs: int) -> int:
+    """The smallest share of a batch of `units` compiled units for `jobs` threads: MIN_UNITS_PER_SHARE, or less in a
+    batch too small for SHARES_PER_THREAD of those a thread. Small batches are the expensive games: a finalist's
+    120 units at a search bot's playing budget, each costing a hundred cheap ones, which shares of 75 would leave
+    mostly to one thread."""
+    return max(1, min(MIN_UNITS_PER_SHARE, units // (SHARES_PER_THREAD * jobs)))
+
+
+class PendingUnits:
+    """Units started by `GameRunner.start_units`: `result()` waits for them, `cancel()` drops those not begun."""
+
+    def __init__(self, runner: GameRunner, candidates: list, opponents: list, candidate_of, opponent_of, seeds):
+        self.runner = runner
+        self.candidates, self.opponents = candidates, opponents
+        self.candidate_of = np.asarray(candidate_of, dtype=np.int64)
+        self.opponent_of = np.asarray(opponent_of, dtype=np.int64)
+        self.seeds = np.asarray(seeds, dtype=np.int64)
+        n = len(self.seeds)
+        self.in_engine = np.array([bot.in_engine for bot in candidates], dtype=bool)[self.candidate_of] \
+            & np.array([bot.in_engine for bot in opponents], dtype=bool)[self.opponent_of] if n else np.zeros(0, bool)
+        self.engine_units = np.flatnonzero(self.in_engine)
+        self.shares: list = []
+        self.started: Optional[Started] = None
+        if len(self.engine_units):
+            self._start_engine_units()
+
+    def _start_engine_units(self) -> None:
+        runner, units = self.runner, self.engine_units
+        seats = new_seat_array(len(self.candidates) + len(self.opponents))
+        for i, bot in enumerate(list(self.candidates) + list(self.opponents)):
+            if bot.in_engine:
+                seats[i] = bot.seat[0]
+        a = self.candidate_of[units]
+        b = len(self.candidates) + self.opponent_of[units]
+        game_seeds = np.repeat(self.seeds[units], 2)
+        first = np.column_stack([a, b]).ravel()
+        second = np.column_stack([b, a]).ravel()
+        # Shares that shrink as the batch goes, so that no thread waits long for another's last one.
+        self.shares = [np.arange(len(units))] if runner.jobs == 1 else \
+            guided(len(units), runner.jobs, smallest_share(len(units), runner.jobs))
+        # A policy keeps scratch memory in its seat: each thread plays on its own copy of the seats.
+        free_seats: queue.SimpleQueue = queue.SimpleQueue()
+        for k in range(min(runner.jobs, len(self.shares))):
+            free_seats.put(seats if k == 0 else seats.copy())
+        tasks = []
+        for share in self.shares:
+            games = np.column_stack([2 * share, 2 * share + 1]).ravel()  # a unit's two games stay together
+            tasks.append((free_seats, game_seeds[games], first[games], second[games], runner.league))
+        self.started = runner.threads.start(_engine_share, tasks)
+
+    def cancel(self) -> None:
+        if self.started is not None:
+            self.runner.threads.cancel(self.started)
+
+    def result(self, meanwhile: Optional[Callable] = None) -> UnitResults:
+        """The units' margins, once played; `meanwhile()` runs in the calling thread while the threads play."""
+        runner = self.runner
+        n = len(self.seeds)
+        margins = np.zeros((n, 2), dtype=np.int64)
+        if self.started is not None:
+            played = runner.threads.results(self.started, meanwhile)
+            meanwhile = None
+            for share, (result, seconds) in zip(self.shares, played):
+                runner.game_seconds += seconds
+                pairs = result.reshape(-1, 2)  # each game's margin from its player 0's side
+                margins[self.engine_units[share], 0] = pairs[:, 0]
+                margins[self.engine_units[share], 1] = -pairs[:, 1]
+        if meanwhile is not None:
+            meanwhile()
+        referee_units = np.flatnonzero(~self.in_engine)
+        tasks, stores = [], []
+        if len(referee_units):
+            units = [(int(u), self.candidates[self.candidate_of[u]], self.opponents[self.opponent_of[u]],
+                      int(self.seeds[u])) for u in referee_units]
+            for share in deal(len(units), runner.jobs):
+                tasks.append(([units[i] for i in share], runner.league, runner.limits))
+                stores.append(referee_units[share])
+        lost = []
+        for units_of_share, result in zip(stores, runner.pool.map(_referee_share, tasks)):
+            for unit, (unit_margins, unit_lost) in zip(units_of_share.tolist(), result):
+                margins[unit] = unit_margins
+                lost.extend(unit_lost)
+        runner.games_played += 2 * n
+        runner.engine_games_played += 2 * len(self.engine_units)
+        return UnitResults(margins, sorted(lost, key=lambda d: (d.unit, d.game)))
+
+
+@dataclass
+class Evaluation:
+    """A bot's results against named opponents."""
+
+    overall: Tally
+    per_opponent: dict  # name -> Tally
+    margins: np.ndarray = field(default_factory=lambda: np.zeros((0, 0, 2), np.int64))  # (opponents, pairs, 2)
+    disqualifications: list = field(default_factory=list)
+
+    def to_json(self) -> dict:
+        return {"overall": self.overall.to_json(),
+                "per_opponent": {name: t.to_json() for name, t in self.per_opponent.items()}}
+
+
+def evaluate(runner: GameRunner, bot: Bot, opponents: dict, pair_seeds) -> Evaluation:
+    """Play every seed pair against every opponent ({name: Bot}) and tally the results."""
+    names = list(opponents)
+    played = runner.play(bot, [opponents[n] for n in names], pair_seeds)
+    margins = played.margins.reshape(len(names), len(pair_seeds), 2)
+    per = {name: tally(margins[i]) for i, name in enumerate(names)}
+    return Evaluation(tally(margins), per, margins, played.disqualifications)
