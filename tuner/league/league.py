@@ -32,8 +32,9 @@ from bots.contract.plugin import JAVA_LONG_MAX, JAVA_LONG_MIN
 from engine.players import TimeLimits
 from tuner.errors import UserError
 from tuner.league.ratings import BOOTSTRAP_DRAWS, Ratings, rate, separated, win_rate_matrix
-from tuner.play.matches import play_schedule
-from tuner.play.seeds import game_seeds, paired_schedule
+from tuner.play.matches import match_games
+from tuner.play.runner import GameRunner
+from tuner.play.seeds import game_seeds
 
 FORMAT = "photosynthesis-tuner league"
 VERSION = 1
@@ -319,21 +320,23 @@ def play_league(db: LeagueDatabase, bots: list[Bot], ids: list[int], jobs: int =
     total = 2 * sum(len(missing) for *_, missing in plan)
     if on_plan is not None:
         on_plan(total)
-    for a, bot_a, b, bot_b, missing in plan:
-        batch = ENGINE_BATCH if bot_a.in_engine and bot_b.in_engine else PROGRAM_BATCH * max(1, jobs)
-        for start in range(0, len(missing), batch):
-            chunk = missing[start:start + batch]
-            seeds, swapped = paired_schedule([pair_seeds[k] for k in chunk])
-            outcomes = play_schedule(bot_a, bot_b, seeds, swapped, db.settings.league, jobs, limits)
-            rows = []
-            for g, (scores, deactivated) in enumerate(outcomes):
-                a_side = 1 if swapped[g] else 0
-                dq = {d["player"]: json.dumps(d, sort_keys=True) for d in deactivated}
-                rows.append((a, b, chunk[g // 2], int(seeds[g]), a_side, int(scores[a_side]),
-                             int(scores[1 - a_side]), dq.get(a_side), dq.get(1 - a_side)))
-            db.store(rows)
-            if on_games is not None:
-                on_games(len(rows))
+    runner = GameRunner(db.settings.league, jobs, limits or TimeLimits())
+    try:
+        for a, bot_a, b, bot_b, missing in plan:
+            batch = ENGINE_BATCH if bot_a.in_engine and bot_b.in_engine else PROGRAM_BATCH * max(1, jobs)
+            for start in range(0, len(missing), batch):
+                chunk = missing[start:start + batch]
+                chunk_seeds = [pair_seeds[k] for k in chunk]
+                rows = []
+                for g, game in enumerate(match_games(runner.play(bot_a, [bot_b], chunk_seeds), chunk_seeds)):
+                    dq = {d["player"]: json.dumps(d, sort_keys=True) for d in game.deactivated}
+                    rows.append((a, b, chunk[g // 2], game.seed, game.a_side, game.scores[game.a_side],
+                                 game.scores[1 - game.a_side], dq.get(game.a_side), dq.get(1 - game.a_side)))
+                db.store(rows)
+                if on_games is not None:
+                    on_games(len(rows))
+    finally:
+        runner.close()
     return total
 
 

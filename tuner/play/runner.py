@@ -21,7 +21,7 @@ import numpy as np
 
 from bots.contract.names import Bot, parse_bot
 from bots.contract.seat import new_seat_array
-from bots.running.arena import pairing_margins
+from bots.running.arena import SCORE0, SCORE1, pairing_margins, play_results
 from bots.running.player import player_for
 from engine.players import TimeLimits
 from engine.referee import play_refereed_game
@@ -33,6 +33,7 @@ from tuner.play.stats import Tally, tally
 MIN_UNITS_PER_SHARE = 75
 SHARES_PER_THREAD = 8
 STDERR_LINES = 5  # of a disqualified program's stderr, kept with the result
+REFEREE_ROUND_UNITS = 4  # seed pairs a process plays between two progress steps (a program game takes ~0.1 s)
 
 
 @dataclass(frozen=True)
@@ -46,43 +47,56 @@ class Disqualification:
     reason: str  # the referee's reason ("Timeout!", "Invalid Input: ...")
     note: str  # what became of the program ("exited with code 3", "no answer in time")
     stderr: tuple = ()
+    turn: int = 0  # the referee's turn it happened in
+    slow: bool = False  # only slow (a time limit a busier machine can miss), not broken
+
+    @property
+    def player(self) -> int:
+        """The disqualified player's index in its game."""
+        return self.game if self.candidate else 1 - self.game
 
     def to_json(self) -> dict:
         return {"side": "candidate" if self.candidate else "opponent", "seed": self.seed, "reason": self.reason,
                 "note": self.note, "stderr": list(self.stderr)}
+
+    def game_record(self) -> dict:
+        """As a game's record holds it (`tuner match --json`, the league): by player index, with its turn."""
+        return {"player": self.player, "turn": self.turn, "reason": self.reason, "note": self.note, "slow": self.slow,
+                "stderr": list(self.stderr)}
 
 
 @dataclass
 class UnitResults:
     margins: np.ndarray  # (units, 2): the candidate's final score minus the opponent's, in game 0 and game 1
     disqualifications: list = field(default_factory=list)  # Disqualification, in unit order
+    scores: np.ndarray = field(default_factory=lambda: np.zeros((0, 2, 2), np.int64))  # (units, game, player)
 
 
 def _engine_share(free_seats: queue.SimpleQueue, seeds, first, second, league: int) -> tuple[np.ndarray, float]:
-    """Margins of a share of compiled games, played on a copy of the seats no other thread is using, and the
-    seconds they took."""
+    """Final scores (games, 2: by player index) of a share of compiled games, played on a copy of the seats no
+    other thread is using, and the seconds they took."""
     seats = free_seats.get()
     start = time.perf_counter()
     try:
-        return pairing_margins(seeds, league, seats, first, second), time.perf_counter() - start
+        results = play_results(seeds, league, seats, first, second)
+        return results[:, SCORE0:SCORE1 + 1], time.perf_counter() - start
     finally:
         free_seats.put(seats)
 
 
 def _referee_share(units: list, league: int, limits: TimeLimits) -> list:
-    """[(margins (2,), [Disqualification])] for (unit index, candidate Bot, opponent Bot, seed) units."""
+    """[(final scores (game, player), [Disqualification])] for (unit index, candidate Bot, opponent Bot, seed)
+    units: game 0 with the candidate as player 0, game 1 as player 1."""
     out = []
     for unit, candidate, opponent, seed in units:
-        margins, lost = [0, 0], []
+        scores, lost = [], []
         for game, (p0, p1) in enumerate(((candidate, opponent), (opponent, candidate))):
             report = play_refereed_game(seed, league, [player_for(p0), player_for(p1)], limits, records=False)
-            scores = report.outcome.final_scores
-            me = game  # the candidate's player index
-            margins[game] = scores[me] - scores[1 - me]
+            scores.append(list(report.outcome.final_scores))
             for d in report.disqualifications:
-                lost.append(Disqualification(unit, game, d.player == me, seed, d.reason, d.report.note,
-                                             tuple(d.report.stderr_tail[-STDERR_LINES:])))
-        out.append((margins, lost))
+                lost.append(Disqualification(unit, game, d.player == game, seed, d.reason, d.report.note,
+                                             tuple(d.report.stderr_tail[-STDERR_LINES:]), d.turn, d.ending.slow))
+        out.append((scores, lost))
     return out
 
 
@@ -125,12 +139,15 @@ class GameRunner:
         wait for the games, such as storage writes."""
         return self.start_units(candidates, opponents, candidate_of, opponent_of, seeds).result(meanwhile)
 
-    def play(self, bot: Bot, opponents: list, pair_seeds) -> UnitResults:
-        """Every seed pair against every opponent: units ordered by opponent, then pair."""
+    def play(self, bot: Bot, opponents: list, pair_seeds, progress: Optional[Callable[[int], None]] = None
+             ) -> UnitResults:
+        """Every seed pair against every opponent: units ordered by opponent, then pair; `progress(games)` after
+        each round of games with a program."""
         pair_seeds = np.asarray(pair_seeds, dtype=np.int64)
         n_opp, n_pairs = len(opponents), len(pair_seeds)
-        return self.play_units([bot], opponents, np.zeros(n_opp * n_pairs, np.int64),
-                               np.repeat(np.arange(n_opp), n_pairs), np.tile(pair_seeds, n_opp))
+        return self.start_units([bot], opponents, np.zeros(n_opp * n_pairs, np.int64),
+                                np.repeat(np.arange(n_opp), n_pairs), np.tile(pair_seeds, n_opp)
+                                ).result(progress=progress)
 
     def close(self) -> None:
         self.threads.close()
@@ -191,37 +208,40 @@ class PendingUnits:
         if self.started is not None:
             self.runner.threads.cancel(self.started)
 
-    def result(self, meanwhile: Optional[Callable] = None) -> UnitResults:
-        """The units' margins, once played; `meanwhile()` runs in the calling thread while the threads play."""
+    def result(self, meanwhile: Optional[Callable] = None, progress: Optional[Callable[[int], None]] = None
+               ) -> UnitResults:
+        """The units' results, once played; `meanwhile()` runs in the calling thread while the threads play,
+        `progress(games)` after each round of games with a program (REFEREE_ROUND_UNITS a process)."""
         runner = self.runner
         n = len(self.seeds)
-        margins = np.zeros((n, 2), dtype=np.int64)
+        scores = np.zeros((n, 2, 2), dtype=np.int64)
         if self.started is not None:
             played = runner.threads.results(self.started, meanwhile)
             meanwhile = None
             for share, (result, seconds) in zip(self.shares, played):
                 runner.game_seconds += seconds
-                pairs = result.reshape(-1, 2)  # each game's margin from its player 0's side
-                margins[self.engine_units[share], 0] = pairs[:, 0]
-                margins[self.engine_units[share], 1] = -pairs[:, 1]
+                scores[self.engine_units[share]] = result.reshape(-1, 2, 2)
         if meanwhile is not None:
             meanwhile()
         referee_units = np.flatnonzero(~self.in_engine)
-        tasks, stores = [], []
-        if len(referee_units):
-            units = [(int(u), self.candidates[self.candidate_of[u]], self.opponents[self.opponent_of[u]],
-                      int(self.seeds[u])) for u in referee_units]
-            for share in deal(len(units), runner.jobs):
-                tasks.append(([units[i] for i in share], runner.league, runner.limits))
-                stores.append(referee_units[share])
+        units = [(int(u), self.candidates[self.candidate_of[u]], self.opponents[self.opponent_of[u]],
+                  int(self.seeds[u])) for u in referee_units]
         lost = []
-        for units_of_share, result in zip(stores, runner.pool.map(_referee_share, tasks)):
-            for unit, (unit_margins, unit_lost) in zip(units_of_share.tolist(), result):
-                margins[unit] = unit_margins
-                lost.extend(unit_lost)
+        step = REFEREE_ROUND_UNITS * runner.jobs if progress is not None else max(1, len(units))
+        for start in range(0, len(units), step):
+            round_units = units[start:start + step]
+            shares = deal(len(round_units), runner.jobs)
+            tasks = [([round_units[i] for i in share], runner.league, runner.limits) for share in shares]
+            for share, result in zip(shares, runner.pool.map(_referee_share, tasks)):
+                for i, (unit_scores, unit_lost) in zip(share.tolist(), result):
+                    scores[round_units[i][0]] = unit_scores
+                    lost.extend(unit_lost)
+            if progress is not None:
+                progress(2 * len(round_units))
         runner.games_played += 2 * n
         runner.engine_games_played += 2 * len(self.engine_units)
-        return UnitResults(margins, sorted(lost, key=lambda d: (d.unit, d.game)))
+        margins = np.column_stack([scores[:, 0, 0] - scores[:, 0, 1], scores[:, 1, 1] - scores[:, 1, 0]])
+        return UnitResults(margins, sorted(lost, key=lambda d: (d.unit, d.game)), scores)
 
 
 @dataclass
