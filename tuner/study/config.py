@@ -78,6 +78,7 @@ class StudyConfig:
     turn_timeout = AsWritten[float]()
     heartbeat_interval = AsWritten[int]()
     grace_period = AsWritten[int]()
+    outage_limit = AsWritten[int]()
 
     @property
     def program(self) -> Optional[ProgramBot]:
