@@ -179,7 +179,8 @@ def start_tuner(*args: str) -> subprocess.Popen:
                             stderr=subprocess.PIPE, text=True)
 
 
-def _no_postgres(reason: str) -> None:
+def no_postgres(reason: str) -> None:
+    """Skip a test that needs PostgreSQL, saying why; fail instead under TUNER_REQUIRE_POSTGRES=1."""
     if os.environ.get(REQUIRE_POSTGRES_ENV) == "1":
         pytest.fail(f"{REQUIRE_POSTGRES_ENV}=1 but {reason}")
     pytest.skip(reason)
@@ -190,7 +191,7 @@ def postgres_url() -> str:
     """The URL of a PostgreSQL database for the tests; skips (or fails, under TUNER_REQUIRE_POSTGRES=1) without."""
     url = os.environ.get(POSTGRES_URL_ENV, "").strip()
     if not url:
-        _no_postgres(f"no PostgreSQL server for the tests: set {POSTGRES_URL_ENV}="
+        no_postgres(f"no PostgreSQL server for the tests: set {POSTGRES_URL_ENV}="
                      f"postgresql://USER:PASSWORD@HOST:PORT/DB (.ci/run starts one)")
     import psycopg
 
@@ -199,7 +200,7 @@ def postgres_url() -> str:
     try:
         psycopg.connect(url, connect_timeout=10).close()
     except psycopg.Error as error:
-        _no_postgres(f"PostgreSQL at {describe_storage(url)} is unreachable: {str(error).strip().splitlines()[0]}")
+        no_postgres(f"PostgreSQL at {describe_storage(url)} is unreachable: {str(error).strip().splitlines()[0]}")
     return url
 
 

@@ -24,11 +24,11 @@ from optuna.storages.journal._file import BaseJournalFileLock  # the lock interf
 from optuna.storages.journal._storage import JournalOperation  # journal record kinds
 from optuna.study._tell import _tell_with_warning  # Study.tell without its deep copy of the told trial
 
-__all__ = ["BaseHeartbeat", "BaseJournalFileLock", "BaseJournalSnapshot", "JournalOperation", "rdb_models",
-           "tell", "rdb_session", "trial_id", "redis_client", "rdb_heartbeat_callback_argument", "RetryCallback",
-           "CMA_STATE_KEY_MARKERS", "STALE_TRIAL_IDS", "DURABLE_OPERATIONS", "SearchSpaceTransform", "single_value",
-           "cmaes_sampler_module", "cache_journal_distributions", "set_snapshot_interval", "journal_backend",
-           "snapshot_journal_storage"]
+__all__ = ["BaseHeartbeat", "BaseJournalFileLock", "BaseJournalSnapshot", "JournalOperation", "rdb_models", "tell",
+           "rdb_session", "trial_id", "redis_client", "rdb_heartbeat_callback_argument", "RetryCallback",
+           "CMA_STATE_KEY_MARKERS", "STALE_TRIAL_IDS", "RDB_PRIVATE_CALLS", "DURABLE_OPERATIONS",
+           "SearchSpaceTransform", "single_value", "cmaes_sampler_module", "cache_journal_distributions",
+           "set_snapshot_interval", "journal_backend", "snapshot_journal_storage"]
 
 # The journal records after which a journal file is synced to disk: a study created, a trial finished.
 DURABLE_OPERATIONS = frozenset({JournalOperation.CREATE_STUDY, JournalOperation.SET_TRIAL_STATE_VALUES})
@@ -36,6 +36,11 @@ DURABLE_OPERATIONS = frozenset({JournalOperation.CREATE_STUDY, JournalOperation.
 # The method a heartbeat storage implements to list its stale trials (BaseHeartbeat's abstract method, also
 # overridden on RDBStorage to count trials that never recorded a heartbeat).
 STALE_TRIAL_IDS = "_get_stale_trial_ids"
+
+# The private methods of RDBStorage that Optuna's `_CachedStorage` (the wrapper every study puts around an RDB
+# storage) calls besides the public ones: a storage that tries its calls again through an outage wraps them too.
+RDB_PRIVATE_CALLS = ("_create_new_trial", "_set_trial_param", "_get_best_trial_id", "_get_trials",
+                     STALE_TRIAL_IDS)
 
 # Substrings of the trial system attributes where CmaEsSampler keeps its optimizer (`cma:optimizer:0`, ...):
 # a retried trial drops them, else it would roll the sampler back to its generation when it completes.

@@ -74,6 +74,18 @@ def test_rdb_and_redis_internals():
     assert "self._redis" in inspect.getsource(optuna.storages.journal.JournalRedisBackend)
 
 
+def test_the_private_rdb_calls_of_optunas_cache_are_the_ones_a_worker_rides_through_an_outage():
+    """Optuna's _CachedStorage (around every RDB storage of a study) calls these private methods of its backend
+    and no other: tuner.storage.rdb tries them again through an outage, with the public ones."""
+    import re
+
+    from optuna.storages._cached_storage import _CachedStorage
+
+    called = set(re.findall(r"self\._backend\.(_\w+)\(", inspect.getsource(_CachedStorage)))
+    assert called == set(internals.RDB_PRIVATE_CALLS), called
+    assert all(callable(getattr(optuna.storages.RDBStorage, name)) for name in internals.RDB_PRIVATE_CALLS)
+
+
 def test_a_worker_asks_from_the_generation_a_running_trial_stored_without_storing_it_again(tmp_path):
     """Two workers (two samplers, one storage): the first trial of a new generation stores the updated optimizer
     and is still running when the other worker asks; that worker samples from the same generation and stores

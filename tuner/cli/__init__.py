@@ -15,7 +15,7 @@ import sys
 for _variable in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(_variable, "1")
 
-from tuner.errors import EXIT_INTERRUPTED, EXIT_USAGE, UserError  # noqa: E402
+from tuner.errors import EXIT_INTERRUPTED, EXIT_UNAVAILABLE, EXIT_USAGE, StorageUnavailable, UserError  # noqa: E402
 
 COMMANDS = ["map", "replay", "play", "view", "bench", "match", "gauntlet", "league", "params", "export", "tune",
             "dashboard", "report", "storage"]
@@ -79,6 +79,9 @@ def main(argv=None) -> int:
     except UserError as error:
         print(f"tuner {args.command}: error: {error}", file=sys.stderr)
         return EXIT_USAGE
+    except StorageUnavailable as error:  # a database or disk that stayed away: the same command resumes later
+        print(f"tuner {args.command}: error: {error}", file=sys.stderr)
+        return EXIT_UNAVAILABLE
     except ValueError as error:  # a bot's name, parameters or registration that a command did not word itself
         from bots.contract.plugin import BotSpecError
         from bots.contract.schema import ParamError

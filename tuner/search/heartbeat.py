@@ -10,12 +10,16 @@ The first beat is at once, as soon as the batch's last trial is asked (its first
 and before the worker releases the study lock. Without it the stale-trial checks would judge a young trial by
 its start time alone, written by its worker's clock: another machine whose clock or time zone differs by more
 than the grace period would take it for dead.
+
+A beat rides out an outage of the storage like every storage call (`tuner.storage.outage`): the thread waits for
+the storage meanwhile, and no worker judges a heartbeat while the outage lasts or a grace period after it.
 """
 from __future__ import annotations
 
 import threading
 from collections.abc import Callable
 
+from tuner.errors import StorageUnavailable
 from tuner.optuna_internals import trial_id
 
 
@@ -30,7 +34,10 @@ class Periodic:
 
     def _run(self) -> None:
         while not self._stop.wait(self.interval):
-            self.beat()
+            try:
+                self.beat()  # through an outage of the storage (tuner.storage.outage)
+            except StorageUnavailable:  # the storage stayed away: the main thread stops the run, as it meets it too
+                return
 
     def start(self) -> None:
         self._thread.start()

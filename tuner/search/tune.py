@@ -9,7 +9,9 @@ The first trial of a new study is the baseline, the schema defaults (enqueued), 
 there (its initial mean). Each `tuner tune` process is a worker on the storage (`tuner.search.workers`): several,
 on one machine or several, share a study and end it with exactly its `trials` COMPLETE trials; a worker that
 dies or is stopped leaves its trials to be run again (heartbeats, `tuner.storage.retry`). A worker plays a batch
-of trials at a time (a generation, raced on common seeds: `tuner.search.generation`).
+of trials at a time (a generation, raced on common seeds: `tuner.search.generation`). A worker rides out an outage
+of its storage for up to the study's `outage_limit` seconds (`tuner.storage.outage`), then stops with
+StorageUnavailable.
 
 The run prints nothing itself: it tells a `RunReport` what happens (the command line prints it:
 `tuner.cli.tune_report`).
@@ -50,6 +52,8 @@ from tuner.search.samplers import build_sampler, population_size
 from tuner.search.shared_work import share
 from tuner.search.workers import Plan, WorkerLoop, count_trials
 from tuner.storage import Heartbeat, open_artifact_store, open_storage, save_snapshot, study_lock
+from tuner.storage.lock import under_lock
+from tuner.storage.outage import Outage
 from tuner.studyfile.entries import STUDY_PREFIX
 from tuner.studyfile.file import StudyConfig
 from tuner.studyfile.space import SearchSpace
@@ -253,12 +257,14 @@ def run_tune(config: StudyConfig, report: RunReport, trials: Optional[int] = Non
     limits = TimeLimits(config.first_timeout, config.turn_timeout)
     check_bots(config, space, limits)
     where = f"{config.path}: {config.storage_source}"
+    outage = Outage(config.outage_limit, report.message, "journal" if config.storage_url.scheme == "journal"
+                    else "database")
     storage = open_storage(config.storage, where, heartbeat=Heartbeat(config.heartbeat_interval, config.grace_period),
-                           new_journal=config.journal_format)
+                           new_journal=config.journal_format, outage=outage)
     sampler = build_sampler(config, space)
     lock = study_lock(config.storage_url, storage, config.name)
-    with lock:  # one worker creates the study and enqueues the baseline
-        study = open_or_create_study(config, storage, space, sampler)
+    # One worker creates the study and enqueues the baseline.
+    study = under_lock(lock, lambda: open_or_create_study(config, storage, space, sampler))
     artifact_store = open_artifact_store(config.artifacts)
     done = count_trials(study)["COMPLETE"]
     if trials is None and config.trials is not None:
@@ -273,7 +279,7 @@ def run_tune(config: StudyConfig, report: RunReport, trials: Optional[int] = Non
         if to_run != 0:
             plan = Plan(target=config.trials if trials is None else None, count=trials, timeout=timeout)
             summary.interrupted = _search(config, study, storage, lock, artifact_store, space, runner, plan, to_run,
-                                          bot_of, report)
+                                          bot_of, report, outage)
         best = best_trial(study, config)
         report.best(best)
         if best is None:
@@ -283,7 +289,7 @@ def run_tune(config: StudyConfig, report: RunReport, trials: Optional[int] = Non
             report.choice_skipped()
         elif config.validation_pairs > 0:
             shared = partial(share, study, lock, interval=config.heartbeat_interval, grace=config.grace_period,
-                             notify=report.message)
+                             notify=report.message, outage=outage)
             summary.validation = finish(config, runner, study, space, sampler, bot_of, report, shared)
         else:
             report.parameters(space, trial_params(config, best))
@@ -294,7 +300,7 @@ def run_tune(config: StudyConfig, report: RunReport, trials: Optional[int] = Non
 
 
 def _search(config: StudyConfig, study, storage, lock, artifact_store, space: SearchSpace, runner: GameRunner,
-            plan: Plan, to_run: Optional[int], bot_of: BotOf, report: RunReport) -> bool:
+            plan: Plan, to_run: Optional[int], bot_of: BotOf, report: RunReport, outage: Outage) -> bool:
     """Run the search's trials on this worker until the plan is done; whether it was interrupted."""
     limits = runner.limits
     runner.warm_up()
@@ -319,6 +325,7 @@ def _search(config: StudyConfig, study, storage, lock, artifact_store, space: Se
     search_bot_of = partial(search_trial_bot, config)  # the search's games: the tuned bot or its search_bot
     pool = OpponentPool(config, search_bot_of(space.baseline(), "baseline"), search_bot_of)
     stop = StopFlag(notify=report.message)
+    outage.stopping = lambda: stop.requested  # Ctrl-C during an outage stops at once (its trials are retried)
     player = BatchPlayer(config, pool, runner, stop, seeds, search_bot_of, _record_versions(study),
                          on_new_best=on_new_best, notify=report.message)
     loop = WorkerLoop(study, storage, lock, player, stop, space.distributions, space.full,

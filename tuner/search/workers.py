@@ -22,6 +22,11 @@ Finished + running never exceeds `trials`: places are taken only under the lock,
 place, a failed one frees it, and its retry takes it back when a worker pops it, again under the lock.
 `--trials N` (`Plan.count`) runs N trials whatever the count. A batch stopped by Ctrl-C is failed at once and
 enqueued again, trial by trial, as far as places are free.
+
+A database restart or a dropped connection may end the lock's session in the middle of a step (PostgreSQL): the
+worker's next transaction in it raises LockLost before it writes (`tuner.storage.lock`), and the worker does the
+step again under the lock; the trials it had asked in that step (all under the lock) are given back as a stopped
+batch is. Every storage call rides out the outage itself (`tuner.storage.outage`).
 """
 from __future__ import annotations
 
@@ -36,11 +41,13 @@ import optuna
 from optuna.exceptions import UpdateFinishedTrialError
 from optuna.trial import TrialState
 
+from tuner.errors import StorageUnavailable
+from tuner.optuna_internals import trial_id
 from tuner.search.cmaes_sampler import BatchCmaEsSampler
 from tuner.search.heartbeat import Heartbeats
 from tuner.search.interrupt import Interrupted, StopFlag
 from tuner.storage.journal import synced_once
-from tuner.storage.lock import StudyLock
+from tuner.storage.lock import LockLost, StudyLock, under_lock
 from tuner.storage.retry import RetryTrial
 
 POLL_SECONDS = 1.0
@@ -136,7 +143,8 @@ class WorkerLoop:
 
     def run(self, plan: Plan) -> None:
         """Run batches until the plan is done, the time is up or Ctrl-C; Ctrl-C raises Interrupted or
-        KeyboardInterrupt once the stopped batch is failed and enqueued again."""
+        KeyboardInterrupt once the stopped batch is failed and enqueued again. A storage that stays unreachable
+        raises StorageUnavailable and leaves the batch RUNNING, to be retried after its grace period."""
         deadline = None if plan.timeout is None else time.monotonic() + plan.timeout
         ran, waiting = 0, ""
         try:
@@ -144,19 +152,26 @@ class WorkerLoop:
                 if (plan.count is not None and ran >= plan.count) or \
                         (deadline is not None and time.monotonic() >= deadline):
                     return
-                with contextlib.ExitStack() as held:  # the study lock, released as soon as the batch is asked
-                    held.enter_context(self.lock)
-                    fail_stale_trials(self.study)
-                    step = next_step(self.study, None if plan.count is not None else plan.target, self.population,
-                                     self.player.worker)
-                    if step.action == RUN:
-                        if self.stop.requested:  # Ctrl-C meanwhile: start no batch
-                            return
-                        size = step.size if plan.count is None else min(step.size, plan.count - ran)
-                        ran, waiting = ran + size, ""
-                        self._play_batch(asked_trials(self.study, self.distributions, size, step.waiting,
-                                                      {"worker": self.player.worker}), size, held.close)
-                        continue
+                target = None if plan.count is not None else plan.target
+                try:
+                    with contextlib.ExitStack() as held:  # the study lock, released as soon as the batch is asked
+                        held.enter_context(self.lock)
+                        fail_stale_trials(self.study)
+                        step = next_step(self.study, target, self.population, self.player.worker)
+                        if step.action == RUN:
+                            if self.stop.requested:  # Ctrl-C meanwhile: start no batch
+                                return
+                            size = step.size if plan.count is None else min(step.size, plan.count - ran)
+                            waiting = ""
+                            self._play_batch(size, step.waiting, target, held.close)
+                            ran += size
+                            continue
+                except LockLost:
+                    # A database restart or a dropped connection ended the lock's session in this step, and the
+                    # batch could not go on (`_play_batch`): the trials it asked (under the lock) are given back, and
+                    # the step is done again under the lock.
+                    self._give_back(plan.target, "lock_lost")
+                    continue
                 if step.action == DONE:
                     return
                 if waiting != step.why:
@@ -165,23 +180,43 @@ class WorkerLoop:
                     waiting = step.why
                 self._sleep(POLL_SECONDS, deadline)
         except (Interrupted, KeyboardInterrupt):
-            self._retry_stopped(plan.target)
+            self._give_back(plan.target, "interrupted")
+            raise
+        except StorageUnavailable:
             raise
         except BaseException:
             self._fail_running("error")
             raise
 
-    def _play_batch(self, asked: Iterator, size: int, release: Callable[[], None]) -> None:
-        """Play a batch of `size` trials whose first games start while the next trials are asked (`asked`): once the
-        last one is asked, the batch's heartbeats start and the study lock is released (`release`)."""
+    def _play_batch(self, size: int, waiting: int, target: Optional[int], release: Callable[[], None]) -> None:
+        """Play a batch of `size` trials (`waiting` retried ones among the study's) whose first games start while the
+        next trials are asked: once the last one is asked, the batch's heartbeats start and the study lock is
+        released (`release`). A lock lost while the batch is asked is taken again, and the batch goes on if the
+        study still has places for the trials left to ask (`target`), else it raises LockLost (`_take_lock_again`)."""
         beats = Heartbeats(self.storage, self.heartbeat_interval)
+        user_attrs = {"worker": self.player.worker}
 
         def batch() -> Iterator:
-            with contextlib.closing(asked):  # a batch that fails midway leaves no ask suspended
-                for trial in asked:
-                    self.running.append(trial)
-                    yield trial, self.full_params(trial.params)
-            beats.start(self.running)  # every trial has beaten once before another worker may judge it
+            asked = asked_trials(self.study, self.distributions, size, waiting, user_attrs)
+            try:  # a batch that fails midway leaves no ask suspended
+                while len(self.running) < size:
+                    try:
+                        got = [next(asked)]
+                    except LockLost:
+                        waiting_now, got = self._take_lock_again(size - len(self.running), target)
+                        asked = asked_trials(self.study, self.distributions, size - len(self.running) - len(got),
+                                             waiting_now, user_attrs)
+                    for trial in got:
+                        self.running.append(trial)
+                        yield trial, self.full_params(trial.params)
+            finally:
+                asked.close()
+            while True:
+                try:
+                    beats.start(self.running)  # every trial has beaten once before another worker may judge it
+                    break
+                except LockLost:
+                    self._take_lock_again(0, target)
             release()
 
         trials = batch()
@@ -201,6 +236,27 @@ class WorkerLoop:
         if self.on_outcomes is not None:
             self.on_outcomes(outcomes)
 
+    def _take_lock_again(self, left: int, target: Optional[int]) -> tuple[int, list]:
+        """The study lock, lost in the middle of a batch (its session ended), taken again: (the retried trials
+        waiting, this worker's trials asked before the loss whose answer it cut off, now in the batch). LockLost if
+        the study has no places left for the batch's `left` trials still to ask."""
+        while True:
+            self.lock.release()
+            self.lock.acquire()
+            mine = {t.number for t in self.running}
+            try:
+                trials = self.study.get_trials(deepcopy=False, states=(TrialState.RUNNING, TrialState.WAITING) +
+                                               FINISHED)
+                cut_off = [optuna.Trial(self.study, trial_id(t)) for t in trials if t.state == TrialState.RUNNING
+                           and t.user_attrs.get("worker") == self.player.worker and t.number not in mine][:left]
+            except LockLost:
+                continue
+            waiting = sum(t.state == TrialState.WAITING for t in trials)
+            new = left - len(cut_off) - min(left - len(cut_off), waiting)
+            if target is not None and target - len(trials) < new:
+                raise LockLost("the study lock was lost while a batch was asked, and its places were taken since")
+            return waiting, cut_off
+
     def _sleep(self, seconds: float, deadline: Optional[float]) -> None:
         end = time.monotonic() + seconds
         if deadline is not None:
@@ -208,21 +264,28 @@ class WorkerLoop:
         while not self.stop.requested and time.monotonic() < end:
             time.sleep(min(0.2, max(0.0, end - time.monotonic())))
 
-    def _retry_stopped(self, target: Optional[int]) -> None:
-        """The batch stopped by Ctrl-C: each running trial FAIL (`interrupted`) and enqueued again while its place
-        is free."""
+    def _give_back(self, target: Optional[int], why: str) -> None:
+        """This worker's running batch, stopped (Ctrl-C, a lost lock): each trial FAIL (user attribute `why`) and
+        enqueued again while its place is free."""
         if not self.running:
             return
-        with self.lock:
-            numbers = {t.number for t in self.running}
-            self._fail_running("interrupted")
-            retry = RetryTrial()
-            for frozen in self.study.get_trials(deepcopy=False, states=(TrialState.FAIL,)):
-                if frozen.number not in numbers or not frozen.user_attrs.get("interrupted"):
-                    continue
-                counts = count_trials(self.study)
-                if target is None or counts["COMPLETE"] + counts["RUNNING"] + counts["WAITING"] < target:
-                    retry(self.study, frozen)
+        numbers = {t.number for t in self.running}
+        self._fail_running(why)
+        under_lock(self.lock, lambda: self._enqueue_again(numbers, why, target))
+
+    def _enqueue_again(self, numbers: set, why: str, target: Optional[int]) -> None:
+        """Under the lock: a retry of each failed trial of `numbers` marked `why` that has none yet, while places
+        are free (done again from the start when the lock is lost meanwhile)."""
+        retry = RetryTrial()
+        trials = self.study.get_trials(deepcopy=False)
+        retried = {n for t in trials for n in t.system_attrs.get("retry_history", ())}
+        for frozen in trials:
+            if frozen.number not in numbers or frozen.state != TrialState.FAIL or not frozen.user_attrs.get(why) \
+                    or frozen.number in retried:
+                continue
+            counts = count_trials(self.study)
+            if target is None or counts["COMPLETE"] + counts["RUNNING"] + counts["WAITING"] < target:
+                retry(self.study, frozen)
 
     def _fail_running(self, why: str) -> None:
         """Tell this worker's running trials FAIL, marking them with the user attribute `why`."""

@@ -2,9 +2,11 @@
 snapshots kept in the user's cache (`tuner.storage.snapshots`).
 
 Concurrency: a writer takes an exclusive `flock` on the journal (released by the kernel when a process dies),
-decodes what others appended since it last looked, and appends its frames with one `write()` (O_APPEND). Readers
-take no lock: a frame not complete yet, at the end of the file, is where they stop until the next read.
-The file is forced to disk (fsync) when a study is created and when a trial finishes, as for plain journals.
+decodes what others appended since it last looked, and appends its frames with one `write()` (O_APPEND; one that
+fails for a reason that passes, a full disk, is tried again from its first byte not written, as for plain journals:
+`tuner.storage.journal.write_all`). Readers take no lock: a frame not complete yet, at the end of the file, is where
+they stop until the next read. The file is forced to disk (fsync) when a study is created and when a trial
+finishes, as for plain journals.
 
 Damage: opening a study checks that the reader stopped at the file's end; else the file is refused, left
 unchanged, with one line (`compact_codec.describe_stop`). A writer refuses to append after bytes it cannot
@@ -45,7 +47,8 @@ from tuner.storage.compact_codec import (
     pack_floats,
     record_text,
 )
-from tuner.storage.journal import DamagedJournal, DurableRecords
+from tuner.storage.journal import DamagedJournal, DurableRecords, write_all
+from tuner.storage.outage import Outage
 
 try:
     import fcntl
@@ -88,8 +91,9 @@ class CompactJournalFile(DurableRecords, BaseJournalBackend, BaseJournalSnapshot
 
     Not thread-safe on its own: JournalStorage calls it under its lock (and so does `save_snapshot`)."""
 
-    def __init__(self, path: str, snapshots: bool = True) -> None:
+    def __init__(self, path: str, snapshots: bool = True, outage: Optional[Outage] = None) -> None:
         self._path = path
+        self.outage = outage  # writes that fail for a reason that passes are tried again through it
         self._snapshots = snapshots
         self._threads = threading.Lock()
         # Opened for appending at the first write, then kept (its flock is the write lock).
@@ -238,9 +242,7 @@ class CompactJournalFile(DurableRecords, BaseJournalBackend, BaseJournalSnapshot
                 out += encode_frame(payload[:-len(SYNC_TAIL)])
                 texts.append(text)
                 packed_all.append(packed)
-            written = 0
-            while written < len(out):
-                written += os.write(fd, out[written:])
+            write_all(fd, bytes(out), self.outage)
         except BaseException:
             self._deflater, self._deflater_at = None, -1
             raise

@@ -15,6 +15,14 @@ appending after it would glue the next record to it and make the whole file unre
 line is not a complete record is refused when it is opened (`check_journal_file`), and the backend checks the
 last byte again under the lock before every append.
 
+A write that fails for a reason that passes (a full disk or quota, a device or network filesystem failing for a
+while: `tuner.storage.outage`) is tried again, with the writers' lock held, from its first byte not written
+(`write_all`): the file ends as one write would have left it, and readers meanwhile stop at the record being
+written, as they do at any record being appended. A write given up past the study's `outage_limit` is cut back
+to where it began, so the journal still ends with a complete record. A failed fsync is not tried again (the
+kernel may have dropped the pages it could not write): the command stops with one line, and the journal's check
+at the next opening finds any record cut short.
+
 `HeartbeatJournalStorage` gives journal storages (file or Redis) the heartbeats that Optuna 5 implements only
 for its RDB storages: it implements Optuna's `BaseHeartbeat` (a heartbeat is a trial system attribute holding
 the time), so that `study.optimize` runs Optuna's heartbeat thread and fails stale trials as on PostgreSQL.
@@ -28,13 +36,14 @@ import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Optional
 
 from optuna.exceptions import UpdateFinishedTrialError
 from optuna.storages import JournalStorage
 from optuna.storages.journal import JournalFileBackend, JournalFileSymlinkLock
 from optuna.trial import TrialState
 
-from tuner.errors import UserError
+from tuner.errors import StorageUnavailable, UserError
 from tuner.optuna_internals import (
     DURABLE_OPERATIONS,
     BaseHeartbeat,
@@ -42,6 +51,7 @@ from tuner.optuna_internals import (
     journal_backend,
     trial_id,
 )
+from tuner.storage.outage import Outage, transient
 
 try:
     import fcntl
@@ -167,11 +177,39 @@ def synced_once(storage) -> contextlib.AbstractContextManager:
     return backend.synced_once() if isinstance(backend, DurableRecords) else contextlib.nullcontext()
 
 
+def write_all(fd: int, data: bytes, outage: Optional[Outage]) -> None:
+    """All of `data` appended to `fd` (opened for appending, the writers' lock held); a write that fails for a
+    reason that passes is tried again through `outage`, from the first byte not written, until all is written. A
+    write given up (StorageUnavailable: past the limit) is undone, the file cut back to where it began, so that it
+    still ends with a complete record."""
+    view = memoryview(data)
+    start = os.fstat(fd).st_size
+    written = tries = failures = 0
+    while written < len(view):
+        try:
+            written += os.write(fd, view[written:])
+            tries = 0  # some went through: the next pause starts short again
+        except OSError as error:
+            if outage is None or not transient(error):
+                raise
+            try:
+                outage.failed(error, tries)
+            except StorageUnavailable:
+                with contextlib.suppress(OSError):  # not a file (a pipe), or a filesystem that fails on this too
+                    if written:
+                        os.ftruncate(fd, start)
+                raise
+            tries, failures = tries + 1, failures + 1
+    if failures and outage is not None:
+        outage.answered()
+
+
 class TrialSyncedJournalFile(DurableRecords, JournalFileBackend):
     """Optuna's journal file, fsync'd when a study is created or a trial finishes (see the module doc)."""
 
-    def __init__(self, file_path: str) -> None:
+    def __init__(self, file_path: str, outage: Optional[Outage] = None) -> None:
         self._path = file_path
+        self.outage = outage
         self._file_lock = FlockJournalLock(file_path) if fcntl is not None else JournalFileSymlinkLock(file_path)
         super().__init__(file_path, lock_obj=self._file_lock)
 
@@ -184,8 +222,7 @@ class TrialSyncedJournalFile(DurableRecords, JournalFileBackend):
                 if size and os.pread(handle.fileno(), 1, size - 1) != b"\n":
                     raise DamagedJournal(f"{self._path} is not a usable Optuna journal file: its last line is cut "
                                          f"short (no newline at byte {size}); nothing more was written to it")
-                handle.write(data)
-                handle.flush()
+                write_all(handle.fileno(), data, self.outage)
                 self._sync_if_durable(handle.fileno(), logs)
         finally:
             self._file_lock.release()
@@ -193,13 +230,16 @@ class TrialSyncedJournalFile(DurableRecords, JournalFileBackend):
 
 class HeartbeatJournalStorage(JournalStorage, BaseHeartbeat):
     """A journal storage with Optuna's heartbeat protocol: a running trial is stale when neither its start nor
-    its last heartbeat is within `grace_period` seconds (the clocks of the workers' machines must agree)."""
+    its last heartbeat is within `grace_period` seconds (the clocks of the workers' machines must agree). None is
+    while an outage of its file lasts, or within `grace_period` after it (`tuner.storage.outage`)."""
 
-    def __init__(self, backend, heartbeat_interval: int, grace_period: int, stale_trial_callback=None) -> None:
+    def __init__(self, backend, heartbeat_interval: int, grace_period: int, stale_trial_callback=None,
+                 outage: Optional[Outage] = None) -> None:
         super().__init__(backend)
         self.heartbeat_interval = heartbeat_interval
         self.grace_period = grace_period
         self.stale_trial_callback = stale_trial_callback
+        self.outage = outage
 
     def record_heartbeat(self, trial_id: int) -> None:
         try:
@@ -208,6 +248,8 @@ class HeartbeatJournalStorage(JournalStorage, BaseHeartbeat):
             pass
 
     def _get_stale_trial_ids(self, study_id: int) -> list[int]:
+        if self.outage is not None and self.outage.settling(self.grace_period):
+            return []
         now = time.time()
         stale = []
         for trial in self.get_all_trials(study_id, deepcopy=False, states=(TrialState.RUNNING,)):

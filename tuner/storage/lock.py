@@ -10,7 +10,10 @@ released at once:
   the storage, `<journal or database>.tuner-lock` (the journal's own flock guards each write; SQLite's locks
   are on the database);
 - PostgreSQL: a session advisory lock on a key derived from the study name (released by the server when the
-  connection closes);
+  connection closes). A restart of the server or a terminated connection releases it too, while its holder may be
+  in the middle of its step: the holder's transactions are guarded (`AdvisoryLock`), so the first one after the
+  loss raises `LockLost` before it writes, and the holder does its step again under the lock taken again
+  (`under_lock`, `tuner.search.workers`);
 - MySQL, Redis: none, so several workers may overshoot `trials` by a trial each (docs/storage.md, "Scaling out").
 
 `creation_lock` serializes the creation of Optuna's tables in a fresh SQLite or PostgreSQL database.
@@ -18,11 +21,17 @@ released at once:
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterator
+import threading
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from functools import partial
 from pathlib import Path
+from typing import Optional, TypeVar
 
+from tuner.storage.outage import Outage, ride_out
 from tuner.storage.url import StorageURL
+
+T = TypeVar("T")
 
 try:
     import fcntl
@@ -70,38 +79,95 @@ class FileLock(StudyLock):
         self.held = False
 
 
+class LockLost(Exception):
+    """The study lock's session ended while it was held (a database restarted, a connection terminated): another
+    worker may hold the lock now. Raised by the first transaction of the holder that finds it, before that
+    transaction writes anything."""
+
+
+class Guard:
+    """Checks, in a transaction of thread `thread` (on its connection), that the study lock is still held: raises
+    LockLost if not."""
+
+    def __init__(self, thread: int, check: Callable[[object], None]) -> None:
+        self.thread, self.check = thread, check
+
+
+GUARD_QUERY = ("SELECT 1 FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid WHERE l.locktype = 'advisory' "
+               "AND l.granted AND l.pid = :pid AND a.backend_start = :started")
+
+
 class AdvisoryLock(StudyLock):
-    """PostgreSQL's session advisory lock, on a connection of the storage's own engine."""
+    """PostgreSQL's session advisory lock, on a connection of the storage's own engine (see the module doc).
 
+    With the storage (`tuner.storage.rdb.WorkerRDBStorage`), the holder's transactions are guarded while it is
+    held: each first takes a shared transaction lock on `barrier`, then checks that the lock's session (its process
+    id and start time) still holds the lock, else raises LockLost. A worker that takes the lock waits for the
+    barrier once before it goes on, so it sees every write of a holder that lost the lock meanwhile: a lock lost in a
+    restart never lets two workers take the same place in the study. Acquiring rides out an outage (`outage`)."""
 
-    def __init__(self, engine, key: int) -> None:
+    def __init__(self, engine, key: int, storage=None, outage: Optional[Outage] = None) -> None:
         super().__init__()
         self.engine = engine
         self.key = key
+        self.barrier = advisory_key(f"writes under {key}")
+        self.storage = storage
+        self.outage = outage
         self._connection = None
 
     def acquire(self) -> None:
+        self._connection, session = ride_out(self.outage, self._connect_and_lock)
+        self.held = True
+        if self.storage is not None:
+            self.storage.guard = Guard(threading.get_ident(), partial(self._check, *session))
+
+    def _connect_and_lock(self) -> tuple:
         import sqlalchemy  # ~0.3 s of imports: only for PostgreSQL (a command on a journal file needs none)
 
         connection = self.engine.connect().execution_options(isolation_level="AUTOCOMMIT")
         try:
             connection.execute(sqlalchemy.text("SELECT pg_advisory_lock(:key)"), {"key": self.key})
+            connection.execute(sqlalchemy.text("SELECT pg_advisory_xact_lock(:key)"), {"key": self.barrier})
+            session = connection.execute(sqlalchemy.text(
+                "SELECT pid, backend_start FROM pg_stat_activity WHERE pid = pg_backend_pid()")).one()
         except BaseException:
             connection.close()
             raise
-        self._connection = connection
-        self.held = True
+        return connection, tuple(session)
+
+    def _check(self, pid: int, started, connection) -> None:
+        """In a transaction of the holder (on `connection`): LockLost unless the lock's session holds it."""
+        import sqlalchemy
+
+        connection.execute(sqlalchemy.text("SELECT pg_advisory_xact_lock_shared(:key)"), {"key": self.barrier})
+        if connection.execute(sqlalchemy.text(GUARD_QUERY), {"pid": pid, "started": started}).first() is None:
+            raise LockLost(f"the study lock was lost (its database session {pid} ended)")
 
     def release(self) -> None:
+        if self.storage is not None:
+            self.storage.guard = None
         if self._connection is not None:
             import sqlalchemy
 
             try:
                 self._connection.execute(sqlalchemy.text("SELECT pg_advisory_unlock(:key)"), {"key": self.key})
+            except sqlalchemy.exc.DBAPIError:  # the session is gone, and the lock with it
+                pass
             finally:
                 self._connection.close()
                 self._connection = None
         self.held = False
+
+
+def under_lock(lock: StudyLock, work: Callable[[], T]) -> T:
+    """`work()` with `lock` held, done again from the start under the lock taken again if the lock is lost
+    meanwhile (its writes after the loss were refused)."""
+    while True:
+        try:
+            with lock:
+                return work()
+        except LockLost:
+            continue
 
 
 def advisory_key(what: str) -> int:
@@ -130,7 +196,8 @@ def study_lock(url: StorageURL, storage, study_name: str) -> StudyLock:
     if url.lock_file is not None:
         return FileLock(url.lock_file) if fcntl is not None else StudyLock()
     if url.scheme == "postgresql":
-        return AdvisoryLock(storage.engine, advisory_key(f"study {study_name}"))
+        return AdvisoryLock(storage.engine, advisory_key(f"study {study_name}"), storage,
+                            getattr(storage, "outage", None))
     return StudyLock()
 
 

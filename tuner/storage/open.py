@@ -7,9 +7,10 @@ or the compact journal (`tuner.storage.compact_journal`, about a seventh of the 
 Both are synced per trial and refused, unchanged, if damaged; a file that is neither is refused too. URLs open
 Optuna's storages: `sqlite:///`, `postgresql://`, `mysql://` (RDB) and `redis://` (journal on Redis).
 
-`tuner tune` opens the storage with heartbeats (`Heartbeat`): Optuna's on RDB storages, `HeartbeatJournalStorage`
-on journals. A running trial records one every `interval` seconds; one silent for `grace` seconds is failed by
-the next worker that looks and enqueued again (`tuner.storage.retry`).
+`tuner tune` opens the storage with heartbeats (`Heartbeat`): Optuna's on RDB storages (`tuner.storage.rdb`),
+`HeartbeatJournalStorage` on journals. A running trial records one every `interval` seconds; one silent for `grace`
+seconds is failed by the next worker that looks and enqueued again (`tuner.storage.retry`). It also rides out
+outages of the storage (`tuner.storage.outage`).
 """
 from __future__ import annotations
 
@@ -19,23 +20,18 @@ import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Optional
 
 from optuna.artifacts import FileSystemArtifactStore
 from optuna.exceptions import ExperimentalWarning
-from optuna.storages import JournalStorage, RDBStorage
+from optuna.storages import JournalStorage
 from optuna.storages.journal import JournalRedisBackend
-from optuna.trial import TrialState
 
 from tuner.errors import UserError
 from tuner.optuna_internals import (
-    STALE_TRIAL_IDS,
     cache_journal_distributions,
     rdb_heartbeat_callback_argument,
-    rdb_models,
-    rdb_session,
     redis_client,
 )
 from tuner.storage import snapshots
@@ -43,6 +39,8 @@ from tuner.storage.compact_codec import file_kind, not_a_journal
 from tuner.storage.compact_journal import CompactJournalFile, enable_periodic_snapshots, save_snapshot
 from tuner.storage.journal import DamagedJournal, HeartbeatJournalStorage, TrialSyncedJournalFile, check_journal_file
 from tuner.storage.lock import creation_lock
+from tuner.storage.outage import Outage
+from tuner.storage.rdb import WorkerRDBStorage
 from tuner.storage.retry import RetryTrial
 from tuner.storage.url import StorageURL
 
@@ -56,10 +54,12 @@ class Heartbeat:
 
 
 def open_storage(storage, where: str = "storage", create: bool = True, heartbeat: Optional[Heartbeat] = None,
-                 new_journal: str = "optuna"):
+                 new_journal: str = "optuna", outage: Optional[Outage] = None):
     """An Optuna storage for a StorageURL (or its text). `create=False` refuses to create a journal file or an
     SQLite database that is not there; a journal file made here is in the `new_journal` format (`optuna` or
-    `compact`), an existing one keeps its own.
+    `compact`), an existing one keeps its own. With an `outage`, the storage's calls (an RDB storage's) or its
+    writes (a journal file's) are tried again through it (`tuner.storage.outage`); opening is not: a storage that
+    cannot be reached now is an error at once.
 
     Raises UserError naming the storage and why it cannot be opened; a damaged file is left unchanged.
     """
@@ -68,7 +68,7 @@ def open_storage(storage, where: str = "storage", create: bool = True, heartbeat
     if not create and not url.exists():
         raise UserError(f"{where}: {url} does not exist yet (run `tuner tune` on the study first)")
     if url.scheme == "journal":
-        return _open_journal_file(url.file, where, heartbeat, new_journal)
+        return _open_journal_file(url.file, where, heartbeat, new_journal, outage)
     try:
         if url.scheme in ("redis", "rediss"):
             with warnings.catch_warnings():  # "JournalRedisBackend is experimental": two lines before any error
@@ -78,7 +78,7 @@ def open_storage(storage, where: str = "storage", create: bool = True, heartbeat
             return _journal_storage(backend, heartbeat)
         if url.scheme == "sqlite":
             _check_sqlite_file(url, where)
-        return _rdb_storage(url, heartbeat)
+        return _rdb_storage(url, heartbeat, outage)
     except UserError:
         raise
     except ImportError:  # Optuna or SQLAlchemy without the database's driver
@@ -115,7 +115,8 @@ def _check_sqlite_file(url: StorageURL, where: str) -> None:
                         f"{head!r}); it was left unchanged")
 
 
-def _open_journal_file(path: Path, where: str, heartbeat: Optional[Heartbeat], new_journal: str):
+def _open_journal_file(path: Path, where: str, heartbeat: Optional[Heartbeat], new_journal: str,
+                       outage: Optional[Outage]):
     if not path.parent.is_dir():
         raise UserError(f"{where}: cannot create {path}: directory {path.parent} does not exist")
     if path.exists() and not path.is_file():
@@ -129,8 +130,8 @@ def _open_journal_file(path: Path, where: str, heartbeat: Optional[Heartbeat], n
             check_journal_file(path)
         if kind == "plain" or (kind == "empty" and new_journal != "compact"):
             with loading():
-                return _journal_storage(_plain_journal_file(path), heartbeat)
-        return _open_compact(path, heartbeat)
+                return _journal_storage(_plain_journal_file(path, outage), heartbeat, outage)
+        return _open_compact(path, heartbeat, outage)
     except DamagedJournal as error:
         raise UserError(f"{where}: {error}") from None
     except (ValueError, KeyError, TypeError, AttributeError, AssertionError) as error:  # a record Optuna cannot replay
@@ -139,18 +140,18 @@ def _open_journal_file(path: Path, where: str, heartbeat: Optional[Heartbeat], n
                         f"({type(error).__name__}{': ' + detail if detail else ''}); it was left unchanged") from None
 
 
-def _plain_journal_file(path: Path) -> TrialSyncedJournalFile:
+def _plain_journal_file(path: Path, outage: Optional[Outage]) -> TrialSyncedJournalFile:
     try:
-        return TrialSyncedJournalFile(str(path))
+        return TrialSyncedJournalFile(str(path), outage)
     except OSError as error:
         raise UserError(f"cannot create {path}: {error.strerror or error}") from None
 
 
-def _open_compact(path: Path, heartbeat: Optional[Heartbeat]):
+def _open_compact(path: Path, heartbeat: Optional[Heartbeat], outage: Optional[Outage]):
     enable_periodic_snapshots()
-    backend = CompactJournalFile(str(path))
+    backend = CompactJournalFile(str(path), outage=outage)
     with loading():
-        storage = _journal_storage(backend, heartbeat)
+        storage = _journal_storage(backend, heartbeat, outage)
         try:
             backend.check_complete()
         except DamagedJournal:  # or a record being appended by another worker, complete a moment later
@@ -177,44 +178,20 @@ def loading() -> Iterator[None]:
             gc.enable()
 
 
-def _journal_storage(backend, heartbeat: Optional[Heartbeat]):
+def _journal_storage(backend, heartbeat: Optional[Heartbeat], outage: Optional[Outage] = None):
     if heartbeat is None:
         return JournalStorage(backend)
-    return HeartbeatJournalStorage(backend, heartbeat.interval, heartbeat.grace, RetryTrial())
+    return HeartbeatJournalStorage(backend, heartbeat.interval, heartbeat.grace, RetryTrial(), outage)
 
 
-def _rdb_storage(url: StorageURL, heartbeat: Optional[Heartbeat]):
+def _rdb_storage(url: StorageURL, heartbeat: Optional[Heartbeat], outage: Optional[Outage]):
     kwargs = {}
     if heartbeat is not None:
         kwargs = {"heartbeat_interval": heartbeat.interval, "grace_period": heartbeat.grace,
                   rdb_heartbeat_callback_argument(): RetryTrial()}
     engine_kwargs = _engine_kwargs(url.scheme)
     with creation_lock(url, engine_kwargs):  # workers starting together on a fresh database
-        return HeartbeatRDBStorage(url.sqlalchemy_url, engine_kwargs=engine_kwargs, **kwargs)
-
-
-class HeartbeatRDBStorage(RDBStorage):
-    """Optuna's RDB storage, where a running trial that never recorded a heartbeat is stale too.
-
-    Optuna only fails trials whose last heartbeat is too old; a worker killed between creating its trial and its
-    first heartbeat would leave a trial RUNNING forever, holding a place the study needs. Here such a trial is
-    stale once it started longer than the grace period ago (by this worker's clock).
-    """
-
-    def _get_stale_trial_ids(self, study_id: int) -> list:
-        stale = getattr(super(), STALE_TRIAL_IDS)(study_id)
-        if self.heartbeat_interval is None:
-            return stale
-        grace = self.grace_period if self.grace_period is not None else 2 * self.heartbeat_interval
-        limit = datetime.now() - timedelta(seconds=grace)
-        trials = rdb_models().TrialModel
-        with rdb_session(self.scoped_session, True) as session:
-            running = (session.query(trials).filter(trials.state == TrialState.RUNNING)
-                       .filter(trials.study_id == study_id).all())
-            for trial in running:
-                if not trial.heartbeats and trial.datetime_start is not None and trial.datetime_start < limit:
-                    stale.append(trial.trial_id)
-        return stale
+        return WorkerRDBStorage(url.sqlalchemy_url, outage, engine_kwargs=engine_kwargs, **kwargs)
 
 
 def _engine_kwargs(scheme: str) -> dict:

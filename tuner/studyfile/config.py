@@ -82,6 +82,7 @@ class StudyConfig:
     journal_format = AsWritten[Literal["optuna", "compact"]]()
     heartbeat_interval = AsWritten[int]()
     grace_period = AsWritten[int]()
+    outage_limit = AsWritten[int]()
 
     @property
     def program(self) -> Optional[ProgramBot]:

@@ -184,6 +184,10 @@ class StudyFile(BaseModel):
         "(its worker was killed or its machine lost): any worker of the study then marks it FAIL and runs its "
         "parameters again (at most one day)",
         allowed=f"an integer > heartbeat_interval, at most {MAX_HEARTBEAT_S} (seconds: one day)"))
+    outage_limit: int = Field(300, ge=0, le=MAX_HEARTBEAT_S, **field_doc(
+        f"integer >= 0, at most {MAX_HEARTBEAT_S}", "seconds a worker waits for its storage to come back (a database "
+        "restarted or cut off, a journal's disk full) before it stops with exit status 75, its study intact (0: "
+        "stop at the first failure)", allowed=f"an integer >= 0, at most {MAX_HEARTBEAT_S} (seconds: one day)"))
     search: dict[str, Any] = Field({}, **field_doc(
         "table", "search-space overrides: `name = value` fixes a parameter, `name = [low, high]` narrows its range",
         allowed="a table of parameter = value or [low, high]"))
