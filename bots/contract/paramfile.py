@@ -15,6 +15,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from bots.contract.schema import ParamError
+from bots.contract.user_files import read_user_file
 from bots.registry import schema_for
 from engine.files import write_atomically
 
@@ -32,12 +33,7 @@ class ParamFile:
 
 def read_param_file(path: Path) -> ParamFile:
     where = str(path)
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise ParamError(f"{where}: no such parameter file") from None
-    except (OSError, UnicodeDecodeError) as error:
-        raise ParamError(f"{where}: cannot read ({error})") from None
+    text = read_user_file(where, "parameter file", ParamError)
     try:
         data = json.loads(text)
     except json.JSONDecodeError as error:

@@ -24,6 +24,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Optional, Union
 
+from bots.contract.user_files import read_user_file
 from engine.files import write_atomically
 
 MARK = re.compile(r"(?P<comment>(?://|#|--|;|')[ \t]*tuner:[ \t]*(?P<name>[^\s*)]*)[ \t]*"
@@ -158,12 +159,7 @@ def fill_template(source_text: str, values: Mapping, where: str = "") -> str:
 def write_filled_template(template: Union[str, Path], values: Mapping, output: Union[str, Path]) -> str:
     """Fill the template file with the values and write the result to `output`; returns the text."""
     template = Path(template)
-    try:
-        text = template.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise TemplateError(f"{template}: no such template file") from None
-    except (OSError, UnicodeDecodeError) as error:
-        raise TemplateError(f"{template}: cannot read ({error})") from None
+    text = read_user_file(template, "template file", TemplateError)
     filled = fill_template(text, values, str(template))
     mode = template.stat().st_mode & 0o777
     write_atomically(Path(output), filled, mode)

@@ -26,6 +26,7 @@ from typing import Optional
 
 from pydantic import ValidationError
 
+from bots.contract.user_files import read_user_file
 from tuner.studyfile.config import SEARCH_SETTINGS, SETTING_BEFORE_IT_EXISTED, StudyConfig, default_artifacts
 from tuner.studyfile.entries import HALL_OF_FAME, STUDY_PREFIX, check_bot_name
 from tuner.studyfile.field_table import FIELDS, fields_markdown
@@ -41,12 +42,7 @@ def read_study_file(path, storage: Optional[str] = None) -> StudyConfig:
     path = Path(path)
     if path.suffix != ".toml":
         raise StudyFileError(f"{path}: a study file is a .toml file")
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise StudyFileError(f"{path}: no such study file") from None
-    except (OSError, UnicodeDecodeError) as error:
-        raise StudyFileError(f"{path}: cannot read ({error})") from None
+    text = read_user_file(path, "study file", StudyFileError)
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
