@@ -15,6 +15,8 @@ import sys
 import uuid
 from pathlib import Path
 
+import pytest
+
 from engine.sources import PACKAGES
 from tests.conftest import ROOT
 
@@ -58,6 +60,7 @@ print(json.dumps({"scores": batch.score.sum(axis=0).tolist(), "deactivated": rep
 '''
 
 
+@pytest.mark.slow  # a minute of processes: CI's second step
 def test_a_toy_bot_is_its_folder_and_one_registration_line(tmp_path):
     copy = tmp_path / "project"
     for name in PACKAGES:

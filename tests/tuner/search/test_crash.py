@@ -129,6 +129,7 @@ def test_a_killed_worker_s_trial_is_failed_by_heartbeat_and_run_again_by_another
         assert worker_of(failed, workers)[0] is victim and worker_of(retry, workers)[0] is survivor
 
 
+@pytest.mark.slow  # a minute of processes: CI's second step
 def test_a_killed_worker_s_trial_is_run_again_when_the_study_is_resumed(tmp_path):
     path = write_study(tmp_path, "crash", trials=TRIALS, pairs=PAIRS["journal"], pruner="none", **HEARTBEAT)
     watch = Watch(path)
@@ -148,6 +149,7 @@ def test_a_killed_worker_s_trial_is_run_again_when_the_study_is_resumed(tmp_path
     check_rerun(study, [study.trials[n] for n in victims])
 
 
+@pytest.mark.slow  # a minute of processes: CI's second step
 def test_ctrl_c_fails_the_trials_at_once_and_another_worker_runs_them_again(tmp_path):
     # The first Ctrl-C stops the batch when its running block of seed pairs ends: it comes while several blocks
     # are still to play (each of at most MAX_BLOCK_GAMES games).

@@ -60,6 +60,7 @@ def study_file(tmp_path, name: str, storage=None):
                        validation_pairs=10, storage=storage)
 
 
+@pytest.mark.slow  # a minute of processes: CI's second step
 def test_three_workers_on_postgresql(tmp_path, postgres_url, postgres_study):
     path = study_file(tmp_path, postgres_study("workers"), storage=postgres_url)
     outputs = run_workers(path)
@@ -67,6 +68,7 @@ def test_three_workers_on_postgresql(tmp_path, postgres_url, postgres_study):
     assert not list(tmp_path.glob("*.journal"))
 
 
+@pytest.mark.slow  # a minute of processes: CI's second step
 def test_three_workers_on_a_journal_file(tmp_path):
     path = study_file(tmp_path, "workers")
     outputs = run_workers(path)
