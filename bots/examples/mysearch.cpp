@@ -11,10 +11,12 @@
 // (dashes or underscores) or from --params FILE.json (a JSON object of name: value, or a `tuner export` file
 // holding one under "params"); command-line values win.
 //
-// The marked values are a first draft, not tuned: every evaluation weight at 1.0 (each feature already in
-// points at its face value: 3 sun = 1 point, a size = 1 point, the sun a tree will bring, a large tree's
-// nutrients), the search constants at round guesses (a horizon of one turn of the sun, UCB exploration 1.0,
-// complete from mid-game, stop seeding 6 days before the end, wait one time in ten).
+// The marked values are a first draft, set by a simple rule and not tuned: every evaluation weight at 1.0 (each
+// feature already in points at its face value: 3 sun = 1 point, a size = 1 point, the sun a tree will bring, a
+// large tree's nutrients), the search constants at round guesses (a horizon of one turn of the sun, UCB
+// exploration 1.0, a reward scale of 10 points, complete from mid-game, stop seeding 6 days before the end, wait
+// one time in ten), and the time per move at 90 ms, the budget it plays when submitted (CodinGame allows 100).
+// studies/program-search.toml tunes them at 5 ms a move and chooses at 90.
 #pragma GCC optimize("O3")
 #pragma GCC optimize("unroll-loops")
 #include <chrono>

@@ -171,9 +171,12 @@ class TuneReport:
 
 
 def print_export_hint(config: StudyConfig) -> None:
-    if config.program is not None:
-        source = config.program.source or "SOURCE"
-        print(f"export it: tuner export {config.path} -o {config.path.stem}-best.json  (or --template {source} -o OUT)")
+    source = config.program.source if config.program is not None else None
+    if source is not None:
+        print(f"export it: tuner export {config.path} -o {source.stem}-tuned{source.suffix}  ({source.name} with the "
+              f"chosen values: the file to submit; or -o {config.path.stem}-best.json, the values)")
+    elif config.program is not None:
+        print(f"export it: tuner export {config.path} -o {config.path.stem}-best.json  (or --template SOURCE -o OUT)")
     elif plugin(config.bot).exports_in("python"):
         print(f"export it: tuner export {config.path} -o bots/tuned/{config.path.stem}.py")
     else:

@@ -180,7 +180,7 @@ class StudyFile(BaseModel):
     budget_margin: float = Field(10.0, ge=0, le=MAX_TIME_LIMIT_MS, **field_doc(
         "milliseconds >= 0", "a program with a `time_ms` parameter (its time per move): the margin added to the "
         "limits at a budget shorter than the playing one, which scale with the budget (the study's own limits at the "
-        "playing budget; docs/program-bots.md, \"Two budgets\"): at a few ms a move, a busy machine's scheduling "
+        "playing budget; docs/program-bots.md, \"A search program\"): at a few ms a move, a busy machine's scheduling "
         "delays are as long as a move", allowed=f"a number of milliseconds in [0, {MAX_TIME_LIMIT_MS}]"))
     heartbeat_interval: int = Field(10, ge=1, le=MAX_HEARTBEAT_S, **field_doc(
         f"integer >= 1, at most {MAX_HEARTBEAT_S}", "seconds between the heartbeats a running trial records in the "

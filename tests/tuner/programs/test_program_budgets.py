@@ -97,6 +97,9 @@ def test_a_program_over_the_short_budgets_limit_is_disqualified_there_as_codinga
     game. A program within its budget plays its whole game under the short limits."""
     short = ProgramBudget(90.0, CODINGAME, 10.0).limits_at(5)
     assert (short.first_ms, short.turn_ms) == (65.0, 15.0)
+    # The first answer keeps CodinGame's 1000 ms here: a Python program's start on a loaded test machine (its
+    # interpreter, in the first answer's time) can take more than 65 ms, and the turns are what this is about.
+    short = TimeLimits(CODINGAME.first_ms, short.turn_ms)
     late = f"{sys.executable} {TIMED} --time-ms {{}} --over 20"
     assert play(late.format(90), CODINGAME) == [(2, "Timeout!")]
     assert play(late.format(5), short) == [(2, "Timeout!")]
@@ -253,3 +256,36 @@ def test_the_processes_take_tasks_as_they_become_free_and_results_keep_their_ord
         assert pool.map(slow_square, [(5, 0.0), (6, 0.0)]) == [25, 36]  # the pool is still whole
     finally:
         pool.close()
+
+
+# ---- across machines ----------------------------------------------------------------------------------------------
+
+def test_two_workers_on_postgresql_each_build_the_program_and_share_the_study(tmp_path, postgres_url, postgres_study):
+    """Two workers as on two machines (each its own cache of builds): each builds the C++ source itself, the study
+    gets exactly its trials, and both report the same chosen bot at the playing budget."""
+    gxx()
+    shutil.copy(TIMED_CPP, tmp_path / "timed.cpp")
+    path = budget_study(tmp_path, postgres_study("program"), "cpp:timed.cpp --time-ms {time_ms} --pick {pick}",
+                        TIMED_PARAMETERS, {"time_ms": 1}, {"time_ms": 3}, trials=6, storage=postgres_url,
+                        validation_pairs=1, budget_margin=200)
+    caches = [tmp_path / f"machine-{k}" for k in range(2)]
+    workers = [subprocess.Popen([sys.executable, "-m", "tuner.cli", "tune", str(path), "--no-progress"], cwd=ROOT,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                env={**os.environ, "TUNER_PROGRAM_CACHE": str(cache)}) for cache in caches]
+    outputs = []
+    try:
+        for worker in workers:
+            out, err = worker.communicate(timeout=300)
+            assert worker.returncode == 0 and "Traceback" not in err, err
+            outputs.append(out)
+    finally:
+        for worker in workers:
+            if worker.poll() is None:
+                worker.kill()
+    assert all(len(list(cache.glob("timed-*/timed"))) == 1 for cache in caches)  # each machine built it
+    study = load_study(path)
+    assert len([t for t in study.trials if t.state.name == "COMPLETE"]) == 6
+    chosen = study.user_attrs["chosen"]
+    assert chosen["budget"]["time_ms"] == 3
+    lines = [re.search(r"^chosen for export: .*$", out, re.M).group(0) for out in outputs]
+    assert lines[0] == lines[1] and "at the playing budget (time_ms = 3;" in lines[0], lines
