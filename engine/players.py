@@ -86,6 +86,8 @@ class PlayerReport:
     exit_code: Optional[int] = None  # if the program exited by itself before the game's end
     ending: Ending = Ending.FINISHED
     signal: Optional[str] = None  # the name of the signal that ended it (e.g. "SIGSEGV"), if one did
+    answers: int = 0  # the answers asked of it
+    waited_s: float = 0.0  # the referee's waits for them, from writing a turn's input to reading its answer
 
     def describe(self) -> str:
         """One phrase: "no answer in time", "exited with code 3", "crashed with signal SIGSEGV", "finished"..."""
@@ -107,9 +109,11 @@ Input = Union[bytes, list]  # a frame's input: the text, or its lines (see Game.
 
 
 class Player:
-    """One side of a game. `answer` returns the line the player printed, or None if it gave none in time."""
+    """One side of a game. `answer` returns the line the player printed, or None if it gave none in time.
+    `limits`: the time limits it is judged by when they are not the game's (a program playing a short budget)."""
 
     name: str = "player"
+    limits: Optional[TimeLimits] = None
 
     def start(self, game, index: int) -> None:
         self.game = game
@@ -131,9 +135,12 @@ def split_command(command: str) -> tuple:
 class ProgramPlayer(Player):
     """A program (any language) started from a command line, talking the protocol through pipes."""
 
-    def __init__(self, name: str, command: str):
+    def __init__(self, name: str, command: str, limits: Optional[TimeLimits] = None):
         self.name = name
         self.command = command
+        self.limits = limits
+        self.answers = 0
+        self.waited_s = 0.0
         self.process: Optional[Process] = None
         self.started = False
         self.buffer = bytearray()
@@ -168,14 +175,19 @@ class ProgramPlayer(Player):
         if not self.started:
             data = self.game.global_input_text() + data
             self.started = True
-        deadline = time.monotonic() + limit_s
-        try:  # usually the whole input fits in the pipe at once
-            written = os.write(self.process.stdin, data)
-        except OSError:
-            written = 0  # _write tells a full pipe from a broken one
-        if written < len(data) and not self._write(memoryview(data)[written:], deadline):
-            return None
-        return self._read_line(deadline)
+        asked = time.monotonic()
+        deadline = asked + limit_s
+        self.answers += 1
+        try:
+            try:  # usually the whole input fits in the pipe at once
+                written = os.write(self.process.stdin, data)
+            except OSError:
+                written = 0  # _write tells a full pipe from a broken one
+            if written < len(data) and not self._write(memoryview(data)[written:], deadline):
+                return None
+            return self._read_line(deadline)
+        finally:
+            self.waited_s += time.monotonic() - asked
 
     def _fail(self, ending: Ending) -> None:
         if self.ending is None:
@@ -326,4 +338,5 @@ class ProgramPlayer(Player):
                 signal = signal_name(-code)
             else:
                 exit_code = code
-        return PlayerReport(self.name, list(self.stderr_tail), exit_code, self.ending or Ending.FINISHED, signal)
+        return PlayerReport(self.name, list(self.stderr_tail), exit_code, self.ending or Ending.FINISHED, signal,
+                            self.answers, self.waited_s)

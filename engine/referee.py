@@ -76,7 +76,9 @@ def cycle_collector_paused():
 def play_refereed_game(seed: int, league: int, players: list[Player], limits: TimeLimits = TimeLimits(),
                        trace: Optional[Path] = None, records: bool = True) -> GameReport:
     """Play one game; write its records to `trace` (JSON lines) if given. Programs never outlive the game.
-    records=False (and no trace) skips building the records: the cheapest game."""
+    records=False (and no trace) skips building the records: the cheapest game. A player with limits of its own
+    (`Player.limits`: a program playing a short budget) is judged by them, the others by `limits`; the records'
+    header gives `limits`."""
     keep = records or trace is not None
     if keep:
         with cycle_collector_paused():
@@ -89,12 +91,13 @@ def _play(seed: int, league: int, players: list[Player], limits: TimeLimits, tra
     game = Game(seed, league)
     kept = [game.header(players[0].name, players[1].name, [int(limits.first_ms), int(limits.turn_ms)])] if keep \
         else []
-    limit = [limits.for_turn(True), limits.for_turn(True)]  # each player's first answer, then later ones
-    later = limits.for_turn(False)
+    own = [player.limits or limits for player in players]  # a player's own limits, else the game's
+    limit = [own[0].for_turn(True), own[1].for_turn(True)]  # each player's first answer, then later ones
+    later = [own[0].for_turn(False), own[1].for_turn(False)]
 
     def ask(p: int, text: bytes) -> Optional[str]:
         line = players[p].answer(text, limit[p])
-        limit[p] = later
+        limit[p] = later[p]
         return line
 
     reports: list[PlayerReport] = []

@@ -16,7 +16,7 @@ import difflib
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Optional
+from typing import TYPE_CHECKING, Optional
 
 import numpy as np
 
@@ -26,6 +26,9 @@ from bots.contract.plugin import JAVA_LONG_MAX, JAVA_LONG_MIN, BotPlugin, BotSpe
 from bots.contract.schema import ParamError, Schema
 from bots.contract.seat import MAX_PARAMS, new_seat_array
 from bots.registry import REGISTERED, kind_of, plugin, plugins
+
+if TYPE_CHECKING:
+    from engine.players import TimeLimits
 
 PROGRAM_PREFIX = "cmd:"
 __all__ = ["JAVA_LONG_MAX", "JAVA_LONG_MIN", "Bot", "BotSpecError", "UnknownBot", "bot_with_params", "int_argument",
@@ -55,6 +58,9 @@ class Bot:
     source: dict = field(default_factory=dict)  # where the parameters came from (file, study, trial)
     plugin: Optional[str] = None  # the registered bot it is, for in-engine bots
     jitter: float = 0.0  # NAME~J: its parameters drawn anew per game seed, by up to J of each range
+    # A program's own time limits, when they are not the game's: a program played at a short time budget
+    # (`tuner.studyfile.program_budget`) is judged by limits that fit it.
+    limits: Optional[TimeLimits] = None
 
     @property
     def in_engine(self) -> bool:

@@ -30,4 +30,4 @@ def player_for(bot) -> Player:
     """The referee's player for a `bots.contract.names.Bot`."""
     if bot.in_engine:
         return BotPlayer(bot.name, bot.seat)
-    return ProgramPlayer(bot.name, bot.command)
+    return ProgramPlayer(bot.name, bot.command, bot.limits)

@@ -7,7 +7,8 @@
                                                               --lang cpp|python whatever the file's name
     tuner export STUDY.toml [--trial N] --template SOURCE -o OUT
                                                               the trial's values written into a program's
-                                                              own source (its `tuner: NAME` lines)
+                                                              own source (its `tuner: NAME` lines); a `cpp:`
+                                                              study's source is the template of -o OUT.cpp
 """
 from __future__ import annotations
 
@@ -33,7 +34,7 @@ def register(commands) -> None:
                         help="league the bot plays (default: the parameter file's or study's league, else 3)")
     parser.add_argument("--template", type=arguments.file_path, metavar="SOURCE",
                         help="with a study: write SOURCE (a program bot's own source) with its `tuner: NAME` lines "
-                             "set to the trial's values")
+                             "set to the trial's values (default for -o FILE.cpp: a cpp: study's own source)")
     parser.add_argument("--lang", choices=sorted(LANGUAGES),
                         help="python or cpp: one C++17 file, standard library only, for the search bots and full "
                              "speed (default: cpp for an output named *.cpp, *.cc or *.cxx, else python)")
@@ -141,6 +142,10 @@ def run(args) -> int:
     from tuner.studyfile.file import read_study_file
 
     config = read_study_file(Path(args.study)) if args.study is not None else None
+    source = config.program.source if config is not None and config.program is not None else None
+    if source is not None and args.template is None and args.output.suffix.lower() in CPP_SUFFIXES and \
+            not any(value is not None for _, value in _bot_file_options(args)):
+        args.template = source  # a `cpp:` study's own source is its template
     check_outputs(args, config)
     if args.template is not None:
         wrong = [name for name, value in (("--params", args.params), ("--bot", args.bot), ("--league", args.league),

@@ -20,6 +20,7 @@ class Progress:
         self.games_at_start = runner.games_played
         self.engine_games_at_start = runner.engine_games_played
         self.game_seconds_at_start = runner.game_seconds
+        self.referee_at_start = (runner.referee_time.wall_s, runner.referee_time.thinking_s)
         self.done = 0
         self.pruned = 0
         self.best = best
@@ -55,11 +56,19 @@ class Progress:
         if self.games == 0:
             return "no game played"
         if self.engine_games == 0:
-            return f"every game with a program, on {self.runner.jobs} process{'es' if self.runner.jobs > 1 else ''}"
+            return f"every game with a program, on {self.runner.jobs} process{'es' if self.runner.jobs > 1 else ''}" \
+                   f"{self.programs_answering()}"
         share = f"on {self.threads_busy():.0%} of the threads' time"
         if self.engine_games == self.games:
             return f"games {share}"
         return f"in-engine games ({self.engine_games / self.games:.0%} of them) {share}"
+
+    def programs_answering(self) -> str:
+        """The share of the processes' time in games with programs that went to the programs' answers (the rest:
+        starting and stopping them, the referee, the pipes), when it is known."""
+        wall = self.runner.referee_time.wall_s - self.referee_at_start[0]
+        thinking = self.runner.referee_time.thinking_s - self.referee_at_start[1]
+        return f": {thinking / wall:.0%} of their time in the programs' answers" if wall > 0 else ""
 
     def threads_busy(self) -> float:
         """The share of the `--jobs` threads' time spent in compiled games: what the tuner's own work (Optuna,

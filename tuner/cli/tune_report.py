@@ -18,9 +18,10 @@ from tuner.cli.tune_progress import Progress
 from tuner.play.gauntlet import Gauntlet
 from tuner.play.runner import GameRunner
 from tuner.results.records import TrialRecord
-from tuner.search.finals import BASELINE, shown
+from tuner.search.finals import BASELINE
 from tuner.storage import describe_storage
 from tuner.studyfile.file import StudyConfig
+from tuner.studyfile.program_budget import shown_budget
 from tuner.studyfile.space import SearchSpace
 
 
@@ -104,8 +105,10 @@ class TuneReport:
         print(f"best trial of the search: {trial.number} of study {self.config.name!r}"
               + (" (the baseline: the parameters' defaults, with the study's overrides)"
                  if trial.user_attrs.get("baseline") else ""))
+        budget = record.extra.get("budget")
         print(f"  search: win rate {_fmt_ci(t.win_rate, t.win_rate_ci)} over {t.games} games "
-              f"(Elo {t.elo:+.0f}, mean margin {t.mean_margin:+.2f})")
+              + (f"at {shown_budget(budget)} " if budget else "")
+              + f"(Elo {t.elo:+.0f}, mean margin {t.mean_margin:+.2f})")
         for name, result in record.opponents.items():
             print(f"    vs {name}: {result.win_rate:.1%}")
 
@@ -116,7 +119,9 @@ class TuneReport:
         overall = chosen["validation"]["overall"]
         scored = all("score" in f for f in chosen["finalists"])  # choices recorded before scores: win rates
         playing = chosen.get("finals_params") or {}
-        budget = f" at the playing budget ({shown(playing)})" if playing else ""
+        recorded = chosen.get("budget") or playing  # with its limits, for a program (older records: the values)
+        budget = f" at the playing budget ({shown_budget(recorded)})" if playing else \
+            f" ({shown_budget(recorded)})" if recorded else ""
         print(f"chosen for export: {chosen['label']}, win rate {_fmt_ci(overall['win_rate'], overall['win_rate_ci'])} "
               f"over {overall['games']} held-out games{budget} ({len(chosen['finalists'])} finalists, "
               + ("score over the baseline: " if scored else "win rate: ")
@@ -125,13 +130,14 @@ class TuneReport:
         if _improved(chosen):
             self._gauntlet(chosen, gauntlet, budget)
             if search_gauntlet is not None:
-                searched = {name: chosen["search_params"][name] for name in playing}
-                self._gauntlet(chosen, search_gauntlet, f" at the search's budget ({shown(searched)})")
+                searched = search_gauntlet.get("budget") or \
+                    {name: chosen["search_params"][name] for name in playing}
+                self._gauntlet(chosen, search_gauntlet, f" at the search's budget ({shown_budget(searched)})")
 
     def before_after(self, chosen: dict, gauntlet: dict, defaults_gauntlet: Optional[dict]) -> None:
         config = self.config
         playing = chosen.get("finals_params") or {}
-        budget = f" at the playing budget ({shown(playing)})" if playing else \
+        budget = f" at the playing budget ({shown_budget(chosen.get('budget') or playing)})" if playing else \
             f" as {config.bot} (the search played {config.search_bot})" if config.search_bot else ""
         improved = _improved(chosen)
         start = "start" if config.baseline is not None else "defaults"
@@ -154,7 +160,8 @@ class TuneReport:
                   f"{', '.join(gauntlet['regressions'])}")
 
     def parameters(self, space: SearchSpace, values: dict) -> None:
-        base = space.baseline()
+        # the budget the values are given at is the baseline's too (the chosen bot's: the playing one)
+        base = {**space.baseline(), **{name: values[name] for name in self.config.finals if name in values}}
         changed = [(p.name, base[p.name], values[p.name]) for p in space.schema if values[p.name] != base[p.name]]
         print(f"  parameters: {len(changed)} of {len(space.schema)} differ from the baseline"
               + (":" if changed else ""))
@@ -164,7 +171,11 @@ class TuneReport:
 
 
 def print_export_hint(config: StudyConfig) -> None:
-    if config.program is not None:
+    source = config.program.source if config.program is not None else None
+    if source is not None:
+        print(f"export it: tuner export {config.path} -o {source.stem}-tuned{source.suffix}  ({source.name} with the "
+              f"chosen values: the file to submit; or -o {config.path.stem}-best.json, the values)")
+    elif config.program is not None:
         print(f"export it: tuner export {config.path} -o {config.path.stem}-best.json  (or --template SOURCE -o OUT)")
     elif plugin(config.bot).exports_in("python"):
         print(f"export it: tuner export {config.path} -o bots/tuned/{config.path.stem}.py")

@@ -7,7 +7,10 @@ its task early takes the next (one opponent's games can cost 30 times another's)
 Games of programs run the text-protocol referee, which is Python: they go to K - 1 worker processes that live
 for a whole run, and the calling process. Starting processes per batch would cost more than the games: the
 workers are loky's reusable executor (joblib's), started once and kept. A batch of tasks runs its first task
-in the calling process and the others on the workers, so `jobs = 1` starts no process at all. Workers ignore
+in the calling process, then each process takes the next task as it becomes free, so `jobs = 1` starts no process
+at all and a batch of many small tasks keeps every process busy to its end.
+A game asks its two programs in turn (as CodinGame does): one of them thinks at a time, so K processes keep K
+cores busy, and K = the cores never has two timed programs fighting over one. Workers ignore
 Ctrl-C: the calling process stops the run cleanly. A worker dies with the calling process, even when that one
 is killed outright (Linux's parent-death signal): its programs' watchdog then kills the programs it was
 playing (`engine.watchdog`), so no game goes on without its tuner.
@@ -17,6 +20,7 @@ from __future__ import annotations
 import math
 import os
 import signal
+import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor, wait
 from dataclasses import dataclass
@@ -55,25 +59,62 @@ class ProcessPool:
         return self._executor
 
     def map(self, function: Callable, tasks: Sequence[tuple], on_done: Optional[Callable] = None) -> list:
-        """`[function(*task) for task in tasks]`, the first task here and the others on the workers; `on_done(i)`
-        is called as task i ends (for a progress bar)."""
+        """`[function(*task) for task in tasks]`: the first task here, and every process takes the next task as
+        it becomes free (this one, and each worker through a thread of this process that hands it one task at a
+        time), so that with more tasks than processes every process keeps busy until the batch ends (the tasks of
+        programs' games differ in length: a disqualification ends a game early). `on_done(i)` is called as task i
+        ends, on this process's threads (for a progress bar)."""
         if not tasks:
             return []
         executor = self._workers(len(tasks)) if len(tasks) > 1 else None
-        futures = [executor.submit(function, *task) for task in tasks[1:]] if executor is not None else []
-        for i, future in enumerate(futures, start=1):
+        results: list = [None] * len(tasks)
+
+        def finished(i: int, value) -> None:
+            results[i] = value
             if on_done is not None:
-                future.add_done_callback(lambda _, i=i: on_done(i))
-        results = [function(*tasks[0])]
-        if on_done is not None:
-            on_done(0)
-        for i, task in enumerate(tasks[1:], start=1):
-            if executor is not None:
-                results.append(futures[i - 1].result())
-            else:
-                results.append(function(*task))
-                if on_done is not None:
-                    on_done(i)
+                on_done(i)
+
+        if executor is None:
+            for i, task in enumerate(tasks):
+                finished(i, function(*task))
+            return results
+        # Each worker's first task is handed out here, by the thread that starts missing workers: a worker dies
+        # with the thread that started it (the parent-death signal is the thread's), and the feeders end with the
+        # batch.
+        first = {i: executor.submit(function, *tasks[i]) for i in range(1, min(len(tasks), self._size + 1))}
+        order = iter(range(len(first) + 1, len(tasks)))
+        lock = threading.Lock()
+        stop = threading.Event()
+        errors: list = []
+
+        def take() -> Optional[int]:
+            with lock:
+                return None if stop.is_set() else next(order, None)
+
+        def feed(first_task: int, future) -> None:  # one worker's tasks, one at a time
+            try:
+                finished(first_task, future.result())
+                while (task := take()) is not None:
+                    finished(task, executor.submit(function, *tasks[task]).result())
+            except BaseException as error:  # noqa: B036 - handed to the calling thread, which raises it
+                errors.append(error)
+                stop.set()
+
+        feeders = [threading.Thread(target=feed, args=item, name="pool-feeder", daemon=True)
+                   for item in first.items()]
+        for feeder in feeders:
+            feeder.start()
+        try:
+            finished(0, function(*tasks[0]))
+            while (index := take()) is not None:
+                finished(index, function(*tasks[index]))
+            for feeder in feeders:
+                feeder.join()
+        except BaseException:
+            stop.set()  # Ctrl-C or an error here: the workers end the task they have, and take no other
+            raise
+        if errors:
+            raise errors[0]
         return results
 
     def close(self) -> None:

@@ -4,14 +4,16 @@ A unit is (candidate, opponent, seed): the seed played twice, the candidate firs
 (common random numbers: every candidate meets every opponent on the same seeds). Units between in-engine bots are
 played by the compiled arena (`bots.running.arena.play_pairings`) on the run's threads (`tuner.play.pools`),
 in shares that shrink as the batch goes, so that the threads end together; units with a program go through the
-text-protocol referee, spread over the run's processes. Games take microseconds, so a batch should hold many units:
-the tuner plays a whole generation's block of pairs at once, and starts its first trials' games while it asks Optuna
-for the next ones (`start_units`). Results never depend on the number of threads or processes: a game is a function
-of its seed and sides, and each thread plays on its own copy of the seats.
+text-protocol referee, one game a task on the run's processes, which take them as they become free (a game asks
+its two programs in turn, as CodinGame does: one process keeps one core busy). Games take microseconds, so a batch
+should hold many units: the tuner plays a whole generation's block of pairs at once, and starts its first trials'
+games while it asks Optuna for the next ones (`start_units`). Results never depend on the number of threads or
+processes: a game is a function of its seed and sides, and each thread plays on its own copy of the seats.
 """
 from __future__ import annotations
 
 import queue
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -25,7 +27,7 @@ from bots.running.arena import SCORE0, SCORE1, pairing_margins, play_results
 from bots.running.player import player_for
 from engine.players import TimeLimits
 from engine.referee import play_refereed_game
-from tuner.play.pools import ProcessPool, Started, ThreadPool, deal, guided
+from tuner.play.pools import ProcessPool, Started, ThreadPool, guided
 from tuner.play.stats import Tally, tally
 
 # Compiled games: a share of 150 games (75 units) at least is worth handing to a thread, unless the batch is too small
@@ -33,7 +35,6 @@ from tuner.play.stats import Tally, tally
 MIN_UNITS_PER_SHARE = 75
 SHARES_PER_THREAD = 8
 STDERR_LINES = 5  # of a disqualified program's stderr, kept with the result
-REFEREE_ROUND_UNITS = 4  # seed pairs a process plays between two progress steps (a program game takes ~0.1 s)
 
 
 @dataclass(frozen=True)
@@ -84,20 +85,42 @@ def _engine_share(free_seats: queue.SimpleQueue, seeds, first, second, league: i
         free_seats.put(seats)
 
 
-def _referee_share(units: list, league: int, limits: TimeLimits) -> list:
-    """[(final scores (game, player), [Disqualification])] for (unit index, candidate Bot, opponent Bot, seed)
-    units: game 0 with the candidate as player 0, game 1 as player 1."""
-    out = []
-    for unit, candidate, opponent, seed in units:
-        scores, lost = [], []
-        for game, (p0, p1) in enumerate(((candidate, opponent), (opponent, candidate))):
-            report = play_refereed_game(seed, league, [player_for(p0), player_for(p1)], limits, records=False)
-            scores.append(list(report.outcome.final_scores))
-            for d in report.disqualifications:
-                lost.append(Disqualification(unit, game, d.player == game, seed, d.reason, d.report.note,
-                                             tuple(d.report.stderr_tail[-STDERR_LINES:]), d.turn, d.ending.slow))
-        out.append((scores, lost))
-    return out
+@dataclass
+class RefereeTime:
+    """Where the time of games with programs went: the processes' wall time in them, and the part of it their
+    programs were thinking (the referee waiting for an answer, from writing a turn's input to reading the line)."""
+
+    games: int = 0
+    answers: int = 0
+    wall_s: float = 0.0
+    thinking_s: float = 0.0
+
+    def add(self, other: RefereeTime) -> None:
+        self.games += other.games
+        self.answers += other.answers
+        self.wall_s += other.wall_s
+        self.thinking_s += other.thinking_s
+
+    @property
+    def thinking_share(self) -> float:
+        """The share of the processes' time spent waiting for the programs' answers."""
+        return self.thinking_s / self.wall_s if self.wall_s > 0 else 0.0
+
+
+def _referee_game(unit: int, game: int, candidate: Bot, opponent: Bot, seed: int, league: int,
+                  limits: TimeLimits) -> tuple[list, list, RefereeTime]:
+    """Game `game` of a unit (0: the candidate is player 0, 1: player 1), played through the referee: the candidate's
+    final scores (by player index), its [Disqualification]s, and where its time went."""
+    start = time.perf_counter()
+    players = (candidate, opponent) if game == 0 else (opponent, candidate)
+    report = play_refereed_game(seed, league, [player_for(players[0]), player_for(players[1])], limits, records=False)
+    me = game  # the candidate's player index
+    lost = [Disqualification(unit, game, d.player == me, seed, d.reason, d.report.note,
+                             tuple(d.report.stderr_tail[-STDERR_LINES:]), d.turn, d.ending.slow)
+            for d in report.disqualifications]
+    spent = RefereeTime(1, sum(player.answers for player in report.players), time.perf_counter() - start,
+                        sum(player.waited_s for player in report.players))
+    return list(report.outcome.final_scores), lost, spent
 
 
 def _warm(league: int) -> bool:
@@ -121,6 +144,7 @@ class GameRunner:
         self.games_played = 0
         self.engine_games_played = 0  # of which in-engine (compiled, on the threads); the others had a program
         self.game_seconds = 0.0  # the threads' time in compiled games (with one thread, the calling thread's)
+        self.referee_time = RefereeTime()  # the processes' time in games with programs
 
     def warm_up(self) -> None:
         """Compile (or load from the cache) the arena before the first games are timed."""
@@ -141,8 +165,8 @@ class GameRunner:
 
     def play(self, bot: Bot, opponents: list, pair_seeds, progress: Optional[Callable[[int], None]] = None
              ) -> UnitResults:
-        """Every seed pair against every opponent: units ordered by opponent, then pair; `progress(games)` after
-        each round of games with a program."""
+        """Every seed pair against every opponent: units ordered by opponent, then pair; `progress(games)` as
+        each game with a program ends."""
         pair_seeds = np.asarray(pair_seeds, dtype=np.int64)
         n_opp, n_pairs = len(opponents), len(pair_seeds)
         return self.start_units([bot], opponents, np.zeros(n_opp * n_pairs, np.int64),
@@ -211,7 +235,7 @@ class PendingUnits:
     def result(self, meanwhile: Optional[Callable] = None, progress: Optional[Callable[[int], None]] = None
                ) -> UnitResults:
         """The units' results, once played; `meanwhile()` runs in the calling thread while the threads play,
-        `progress(games)` after each round of games with a program (REFEREE_ROUND_UNITS a process)."""
+        `progress(games)` as each game with a program ends (on the pool's threads, one call at a time)."""
         runner = self.runner
         n = len(self.seeds)
         scores = np.zeros((n, 2, 2), dtype=np.int64)
@@ -224,20 +248,23 @@ class PendingUnits:
         if meanwhile is not None:
             meanwhile()
         referee_units = np.flatnonzero(~self.in_engine)
-        units = [(int(u), self.candidates[self.candidate_of[u]], self.opponents[self.opponent_of[u]],
-                  int(self.seeds[u])) for u in referee_units]
+        # One game a task: the processes take them as they become free, so a batch ends with every process busy
+        # (a game of programs lasts a second or more, a task's own cost a millisecond); `progress(1)` as each ends.
+        tasks = [(int(u), game, self.candidates[self.candidate_of[u]], self.opponents[self.opponent_of[u]],
+                  int(self.seeds[u]), runner.league, runner.limits) for u in referee_units for game in (0, 1)]
+        on_done = None
+        if progress is not None:
+            lock, report = threading.Lock(), progress  # the workers' games end on the pool's threads
+
+            def on_done(_: int) -> None:
+                with lock:
+                    report(1)
         lost = []
-        step = REFEREE_ROUND_UNITS * runner.jobs if progress is not None else max(1, len(units))
-        for start in range(0, len(units), step):
-            round_units = units[start:start + step]
-            shares = deal(len(round_units), runner.jobs)
-            tasks = [([round_units[i] for i in share], runner.league, runner.limits) for share in shares]
-            for share, result in zip(shares, runner.pool.map(_referee_share, tasks)):
-                for i, (unit_scores, unit_lost) in zip(share.tolist(), result):
-                    scores[round_units[i][0]] = unit_scores
-                    lost.extend(unit_lost)
-            if progress is not None:
-                progress(2 * len(round_units))
+        played = runner.pool.map(_referee_game, tasks, on_done=on_done)
+        for task, (game_scores, game_lost, spent) in zip(tasks, played):
+            runner.referee_time.add(spent)
+            scores[task[0], task[1]] = game_scores
+            lost.extend(game_lost)
         runner.games_played += 2 * n
         runner.engine_games_played += 2 * len(self.engine_units)
         margins = np.column_stack([scores[:, 0, 0] - scores[:, 0, 1], scores[:, 1, 1] - scores[:, 1, 0]])

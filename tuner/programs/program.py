@@ -12,6 +12,10 @@ braces. A value always stays one word of the command line, wherever the placehol
 the template is split into words first (shell rules, `shlex`), the values are put in the words, and the words are
 joined again with shell quoting.
 
+`bot = "cpp:SOURCE.cpp ..."` names a C++ source as the program: its first word is the source, which the tuner
+builds (`tuner.programs.program_build`) and runs with the other words. A parameter named `time_ms` is the program's
+time per move (`tuner.studyfile.program_budget`).
+
 Types: `int` and `float` in [low, high] (`log = true`: searched on a log scale, low > 0), `choice` (one of
 `choices`: strings, numbers or booleans). Without `default`, a number's default is the middle of its range (the
 geometric middle on a log scale) and a choice's its first value.
@@ -45,6 +49,7 @@ from pydantic import (
 
 from bots.contract.schema import Param, ParamError, Schema, choice_index
 from engine.files import write_atomically
+from tuner.programs import CPP_PREFIX, CPP_SUFFIXES
 
 PROGRAM_PREFIX = "cmd:"
 PARAMS_FILE = "params_file"
@@ -284,12 +289,14 @@ def _template_text(words: list) -> str:
 # ---- the program bot ----------------------------------------------------------------------------------------------
 
 class ProgramBot(BaseModel):
-    """A command template (without "cmd:") and the parameters it declares, checked against each other."""
+    """A command template (without "cmd:" or "cpp:") and the parameters it declares, checked against each other.
+    `cpp`: the template's first word is a C++ source, which the tuner builds and runs (`cpp:SOURCE.cpp ...`)."""
 
     model_config = ConfigDict(extra="forbid")
 
     command: str
     parameters: dict[str, ProgramParameter]
+    cpp: StrictBool = False
 
     @field_validator("command", mode="before")
     @classmethod
@@ -334,21 +341,36 @@ class ProgramBot(BaseModel):
                 if name not in names:
                     raise ProgramError(f"parameters.{name}", f"is used nowhere in the command line (write {{{name}}} "
                                                              f"or {{{PARAMS_FILE}}} in bot)")
+        if self.cpp:
+            first = words[0]
+            if len(first) != 1 or isinstance(first[0], tuple) or not first[0].lower().endswith(CPP_SUFFIXES):
+                raise ProgramError("bot", f"the first word of a {CPP_PREFIX} command line is the C++ source the "
+                                          f"tuner builds (SOURCE{', SOURCE'.join(CPP_SUFFIXES)}, no placeholder), got "
+                                          f"{_template_text([first])!r}")
         return self
 
     # ---- building one --------------------------------------------------------------------------------------
     @classmethod
     def parse(cls, bot: Any, parameters: Any) -> ProgramBot:
-        """The program bot of a study file's `bot` (cmd:...) and `[parameters]` table, or one ProgramError."""
+        """The program bot of a study file's `bot` (cmd:... or cpp:...) and `[parameters]` table, or one
+        ProgramError."""
+        cpp = isinstance(bot, str) and bot.strip().startswith(CPP_PREFIX)
+        if cpp:
+            bot = bot.strip()[len(CPP_PREFIX):].strip()
         try:
-            return cls.model_validate({"command": bot, "parameters": parameters})
+            return cls.model_validate({"command": bot, "parameters": parameters, "cpp": cpp})
         except ValidationError as error:
             raise program_error(error) from None
 
     # ---- what it is ------------------------------------------------------------------------------------------
     @property
     def bot_name(self) -> str:
-        return PROGRAM_PREFIX + self.command
+        return (CPP_PREFIX if self.cpp else PROGRAM_PREFIX) + self.command
+
+    @property
+    def source(self) -> Optional[Path]:
+        """The C++ source of a `cpp:` program (its command line's first word), else None."""
+        return Path(parse_template(self.command)[0][0][0]) if self.cpp else None
 
     @property
     def placeholders(self) -> list:
@@ -373,9 +395,11 @@ class ProgramBot(BaseModel):
         return {**self.defaults(), **schema.validate(values, where, complete=False)}
 
     # ---- running it ---------------------------------------------------------------------------------------------
-    def render(self, values: Mapping, params_file_path: Optional[Union[str, Path]] = None) -> str:
+    def render(self, values: Mapping, params_file_path: Optional[Union[str, Path]] = None,
+               program: Optional[Union[str, Path]] = None) -> str:
         """The command line for these values (missing ones take their defaults): each {name} replaced by its
-        value, {params_file} by `params_file_path`; every word shell-quoted as needed."""
+        value, {params_file} by `params_file_path`, the first word by `program` if given (a `cpp:` source's
+        binary); every word shell-quoted as needed."""
         full = self.values(values)
         texts = {name: format_value(value) for name, value in full.items()}
         if self.uses_params_file:
@@ -383,6 +407,8 @@ class ProgramBot(BaseModel):
                 raise ValueError(f"the command line uses {{{PARAMS_FILE}}}: give the parameter file's path")
             texts[PARAMS_FILE] = str(params_file_path)
         words, _ = parse_template(self.command)
+        if program is not None:
+            words[0] = [str(program)]
         return shlex.join("".join(texts[p[0]] if isinstance(p, tuple) else p for p in word) for word in words)
 
     def write_params_file(self, values: Mapping, path: Union[str, Path]) -> dict:
@@ -393,8 +419,8 @@ class ProgramBot(BaseModel):
 
     def with_program_paths(self, folder: Union[str, Path]) -> ProgramBot:
         """The same bot with its program's paths relative to `folder` (a study file's folder): see
-        `program_paths_relative_to`."""
-        return self.model_copy(update={"command": program_paths_relative_to(self.command, folder)})
+        `program_paths_relative_to` (a `cpp:` source always is)."""
+        return self.model_copy(update={"command": program_paths_relative_to(self.command, folder, self.cpp)})
 
 
 def program_error(error: ValidationError) -> ProgramError:
@@ -428,7 +454,7 @@ def program_error(error: ValidationError) -> ProgramError:
 
 # ---- paths ----------------------------------------------------------------------------------------------------------
 
-def program_paths_relative_to(command: str, folder: Union[str, Path]) -> str:
+def program_paths_relative_to(command: str, folder: Union[str, Path], source_first: bool = False) -> str:
     """The command template with its program's paths made relative to `folder` (a study file's folder), so the
     study runs the same program from any working directory:
 
@@ -437,7 +463,8 @@ def program_paths_relative_to(command: str, folder: Union[str, Path]) -> str:
     - any later word that names an existing file in `folder` (`python3 mybot.py`, `java -jar bot.jar`).
 
     Words with placeholders, options (`-...`) and absolute paths are left as they are. Paths become absolute
-    (`folder` itself is made absolute)."""
+    (`folder` itself is made absolute). With `source_first` (a `cpp:` command line), the first word is a file
+    relative to `folder` whether it exists or not (a missing source is reported with its full path)."""
     folder = Path(os.path.abspath(folder))
     words, _ = parse_template(command)
     changed = False
@@ -448,11 +475,12 @@ def program_paths_relative_to(command: str, folder: Union[str, Path]) -> str:
         if not text or text.startswith("-") or os.path.isabs(text):
             continue
         candidate = folder / text
-        if (i == 0 and ("/" in text or candidate.is_file())) or (i > 0 and candidate.is_file()):
+        if (i == 0 and (source_first or "/" in text or candidate.is_file())) or (i > 0 and candidate.is_file()):
             words[i] = [os.path.normpath(candidate)]
             changed = True
     return _template_text(words) if changed else command
 
 
-__all__ = ["PARAMS_FILE", "PROGRAM_PREFIX", "ParamError", "ParameterProblem", "ProgramBot", "ProgramError",
-           "ProgramParameter", "format_value", "parse_template", "program_error", "program_paths_relative_to"]
+__all__ = ["CPP_PREFIX", "CPP_SUFFIXES", "PARAMS_FILE", "PROGRAM_PREFIX", "ParamError", "ParameterProblem",
+           "ProgramBot", "ProgramError", "ProgramParameter", "format_value", "parse_template", "program_error",
+           "program_paths_relative_to"]

@@ -12,6 +12,7 @@ from tuner.results.picks import Pick, load_pick, validation_key
 from tuner.results.records import TrialRecord
 from tuner.storage import describe_storage
 from tuner.studyfile.file import StudyConfig
+from tuner.studyfile.program_budget import budget_record
 from tuner.studyfile.tunable import tuned_bot
 from tuner.versions import package_version
 
@@ -110,12 +111,19 @@ def _trial_source(config: StudyConfig, study, trial, exported: Optional[str] = N
 
 def trial_values(path: Path, trial: Optional[int], exported: Optional[str] = None):
     """(every parameter's value, where they came from) of a study's chosen bot, or of trial `trial`: what
-    `tuner export STUDY.toml --template SOURCE` fills in and `-o FILE.json` writes for a program bot."""
+    `tuner export STUDY.toml --template SOURCE` fills in and `-o FILE.json` writes for a program bot. The values
+    are the ones to submit: a trial's at the playing budget (`[finals]`: a program's `time_ms` at 90, not at the
+    search's 5), which `source["budget"]` states with its limits."""
     config, study, chosen = load_pick(Path(path), trial)
-    bot = _bot(config, chosen, path)
     source = _trial_source(config, study, chosen.trial, exported) if chosen.trial is not None else \
         {"study": config.name, "study_file": config.path.name, "label": chosen.label, "exported": exported}
     if chosen.chosen is not None:
         source["chosen"] = {"label": chosen.label, "how": chosen.chosen["how"],
                             "validation": chosen.chosen["validation"]["overall"]}
-    return dict(bot.params or {}), source
+    # A program's values without its bot: the export builds no program.
+    values = config.at_playing_budget(config.program.values(chosen.params)) if config.program is not None else \
+        dict(_bot(config, chosen, path).params or {})
+    budget = budget_record(config, values)
+    if budget:
+        source["budget"] = budget
+    return values, source

@@ -61,6 +61,7 @@ from tuner.results.records import TrialRecord
 from tuner.search.cmaes_sampler import cmaes_mean
 from tuner.search.race import soft_minimum
 from tuner.studyfile.file import StudyConfig
+from tuner.studyfile.program_budget import budget_record, shown_budget
 from tuner.versions import versions, versions_key
 
 LATEST_BATCHES = 3
@@ -212,11 +213,14 @@ def choose(config: StudyConfig, runner: GameRunner, study, space, sampler, bot_o
               f"({', '.join(config.validation_opponents)}) and against the held-out ones "
               f"({', '.join(config.held_out_opponents)})" if config.held_out_opponents else
               f"the {summary} of its gains against the validation panel ({', '.join(config.validation_opponents)})")
-    budget = (f", every finalist played at the playing budget ({shown(config.finals)}; the search played "
-              f"{shown({name: config.search[name].value for name in config.finals})})"
-              if config.finals else "")
+    playing, searched = (budget_record(config, params) for params in (config.at_playing_budget(best.params),
+                                                                        best.params))
+    budget = (f", every finalist played at the playing budget ({shown_budget(playing)}; the search played "
+              f"{shown_budget(searched)})" if config.finals else
+              f", every finalist played with {shown_budget(playing)}" if playing else "")
     chosen = {"label": best.label, "trial": best.trial, "params": config.at_playing_budget(best.params),
               "search_params": best.params, "finals_params": config.finals,
+              **({"budget": playing, "search_budget": searched} if playing else {}),
               "how": f"the best gain over the baseline on {len(seeds)} held-out seed pairs{budget}: {groups}; "
                      f"among {len(results)} finalists: the {config.finalists} best fully played trials, the "
                      f"latest batches' best, CMA-ES's mean and the baseline"
@@ -260,7 +264,9 @@ def gauntlets(config: StudyConfig, runner: GameRunner, study, chosen: dict, base
         opponents = {name: study_bot(config, name) for name in validation_panel(config)}
         gauntlet = run_gauntlet(runner, bot_of(params, label), opponents, seeds, bot_of(against, "baseline"),
                                 tuple(config.held_out_opponents))
-        return {**gauntlet.to_json(), "chosen": chosen["label"], "date": now_iso()}
+        budget = budget_record(config, params)
+        return {**gauntlet.to_json(), "chosen": chosen["label"], **({"budget": budget} if budget else {}),
+                "date": now_iso()}
 
     keys = {name: unit_key("gauntlet", config, params=params, baseline=against)
             for name, (_, params, against) in budgets.items()}
@@ -272,9 +278,10 @@ def gauntlets(config: StudyConfig, runner: GameRunner, study, chosen: dict, base
 
 
 def _validation_record(config: StudyConfig, finalist: Finalist, evaluation) -> dict:
+    budget = budget_record(config, config.at_playing_budget(finalist.params))
     return {"seed": config.seed, "stream": "validation", "pairs": config.validation_pairs,
             "opponents": config.validation_opponents, "held_out_opponents": config.held_out_opponents,
-            "trial": finalist.trial, "label": finalist.label,
+            "trial": finalist.trial, "label": finalist.label, **({"budget": budget} if budget else {}),
             **evaluation.to_json(), "date": now_iso()}
 
 

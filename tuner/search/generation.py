@@ -44,6 +44,7 @@ from tuner.search.interrupt import StopFlag
 from tuner.search.opponent_pool import Opponent, OpponentPool
 from tuner.search.race import Race
 from tuner.studyfile.file import StudyConfig
+from tuner.studyfile.program_budget import budget_record
 
 # Games in one block of a batch at most: a block is what Ctrl-C waits for, and what a progress step shows.
 MAX_BLOCK_GAMES = 100_000
@@ -291,9 +292,13 @@ class BatchPlayer:
         overall = tally(margins[met])
         if not met.all():  # opponents met on fewer pairs weigh the same as the others
             overall = opponent_mean(overall, tallies)
+        extra: dict = {} if gains is None else {"gains": gains}
+        budget = budget_record(self.config, values)
+        if budget:
+            extra["budget"] = budget  # the budget the trial played at: a program's time per move and its limits
         return TrialRecord(values, overall, results, played, self.config.pairs,
                            self.config.seed, first_trial, pruned, versions=self.versions_key, date=now_iso(),
-                           extra={} if gains is None else {"gains": gains})
+                           extra=extra)
 
 
 def _gains(race: Race, candidate: int, opponents: list) -> Optional[dict]:

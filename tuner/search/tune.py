@@ -54,7 +54,7 @@ from tuner.search.workers import Plan, WorkerLoop, count_trials
 from tuner.storage import Heartbeat, open_artifact_store, open_storage, save_snapshot, study_lock
 from tuner.storage.lock import under_lock
 from tuner.storage.outage import Outage
-from tuner.studyfile.entries import STUDY_PREFIX
+from tuner.studyfile.entries import CPP_PREFIX, STUDY_PREFIX
 from tuner.studyfile.file import StudyConfig
 from tuner.studyfile.space import SearchSpace
 from tuner.studyfile.tunable import tuned_bot
@@ -223,18 +223,24 @@ def finish(config: StudyConfig, runner: GameRunner, study, space, sampler, bot_o
 def check_bots(config: StudyConfig, space, limits: TimeLimits) -> None:
     """Before any game: every `study:` bot of the study can be built (its study exists and has the trial), and
     every program (the tuned one, opponents) plays one game; UserError naming the field if one cannot. A finals'
-    opponent that cannot be built would otherwise stop the run after the whole search."""
-    tuned = trial_bot(config, space.baseline(), "the tuned bot")
+    opponent that cannot be built would otherwise stop the run after the whole search. `cpp:` sources are built
+    here, before any game (a source that does not compile stops the run with the compiler's message). The tuned
+    program plays its game at the search's budget, judged by that budget's limits."""
+    try:
+        tuned = trial_bot(config, space.baseline(), "the tuned bot")
+    except BotSpecError as error:  # its C++ source does not build
+        raise UserError(f"{config.path}: field 'bot': {error}") from None
     programs = [("bot", tuned)] if not tuned.in_engine else []
     for field in ("opponents", "validation_opponents", "held_out_opponents"):
         for name in getattr(config, field):
-            if name.startswith(STUDY_PREFIX):
+            if name.startswith((STUDY_PREFIX, CPP_PREFIX)):
                 try:
-                    study_bot(config, name)
+                    bot = study_bot(config, name)
                 except BotSpecError as error:
                     raise UserError(f"{config.path}: field {field!r}: {error}") from None
-            if name.startswith(PROGRAM_PREFIX) and (field, name) not in [(f, b.name) for f, b in programs]:
-                programs.append((field, study_bot(config, name)))
+            if name.startswith((PROGRAM_PREFIX, CPP_PREFIX)) and \
+                    (field, name) not in [(f, b.name) for f, b in programs]:
+                programs.append((field, bot if name.startswith(CPP_PREFIX) else study_bot(config, name)))
     for field, bot in programs:
         problem = probe_program(bot, config.league, limits)
         if problem is not None:

@@ -80,6 +80,7 @@ class StudyConfig:
     first_timeout = AsWritten[float]()
     turn_timeout = AsWritten[float]()
     journal_format = AsWritten[Literal["optuna", "compact"]]()
+    budget_margin = AsWritten[float]()
     heartbeat_interval = AsWritten[int]()
     grace_period = AsWritten[int]()
     outage_limit = AsWritten[int]()

@@ -2,9 +2,11 @@
 each name checked without opening any study, and files in names made relative to the study file's folder."""
 from __future__ import annotations
 
+import shlex
 from pathlib import Path
 
 from bots.contract.names import PROGRAM_PREFIX, BotSpecError, parse_bot
+from tuner.programs import CPP_PREFIX, CPP_SUFFIXES
 from tuner.studyfile.problems import FieldProblem
 
 HALL_OF_FAME = "hall-of-fame"
@@ -24,8 +26,17 @@ def hall_of_fame_entry(entry: str, pool: bool, earlier: list) -> str:
 
 
 def check_bot_name(name: str, league: int):
-    """The bot a study file's name describes, checked without opening any study: None for `study:` names (their
-    file must exist; the study is opened when the run starts)."""
+    """The bot a study file's name describes, checked without opening any study or building any program: None for
+    `study:` names (their file must exist; the study is opened when the run starts) and `cpp:` names (their source
+    must exist; it is built when the run starts)."""
+    if name.startswith(CPP_PREFIX):
+        words = _words(name, CPP_PREFIX)
+        if not words or not words[0].lower().endswith(CPP_SUFFIXES):
+            raise BotSpecError(f"bot {name!r}: expected {CPP_PREFIX}SOURCE.cpp [arguments] (a C++ source the tuner "
+                               f"builds: {', '.join(CPP_SUFFIXES)})")
+        if not Path(words[0]).is_file():
+            raise BotSpecError(f"bot {name!r}: no such C++ source {words[0]}")
+        return None
     if name.startswith(STUDY_PREFIX):
         target = name[len(STUDY_PREFIX):].rpartition("#")[0] if "#" in name else name[len(STUDY_PREFIX):]
         if not target:
@@ -33,19 +44,28 @@ def check_bot_name(name: str, league: int):
         if not Path(target).is_file():
             raise BotSpecError(f"bot {name!r}: no such study file {target}")
         return None
-    return parse_bot(name, league, extra_known=(f"{STUDY_PREFIX}STUDY.toml[#N]",))
+    return parse_bot(name, league, extra_known=(f"{STUDY_PREFIX}STUDY.toml[#N]",
+                                                f"{CPP_PREFIX}SOURCE.cpp [arguments]"))
+
+
+def _words(name: str, prefix: str) -> list:
+    try:
+        return shlex.split(name[len(prefix):])
+    except ValueError as error:
+        raise BotSpecError(f"bot {name!r}: cannot split the command line into words ({error})") from None
 
 
 def relative_bot(name: str, folder: Path) -> str:
     """Files in bot names (`heuristic:FILE.json`, `study:OTHER.toml`, a program's own path in `cmd:...`) are
     relative to the study file's folder."""
-    if name.startswith(PROGRAM_PREFIX):
-        from tuner.programs.program import program_paths_relative_to  # pydantic: loaded for a program's name only
+    for prefix in (PROGRAM_PREFIX, CPP_PREFIX):
+        if name.startswith(prefix):
+            from tuner.programs.program import program_paths_relative_to  # pydantic: loaded for a program's name only
 
-        command = name[len(PROGRAM_PREFIX):].strip()
-        return PROGRAM_PREFIX + program_paths_relative_to(command, folder) if command else name
+            command = name[len(prefix):].strip()
+            return prefix + program_paths_relative_to(command, folder, prefix == CPP_PREFIX) if command else name
     kind, sep, arg = name.partition(":")
-    if sep and arg and name + ":" != PROGRAM_PREFIX and kind + ":" != PROGRAM_PREFIX and \
+    if sep and arg and name + ":" != PROGRAM_PREFIX and kind + ":" not in (PROGRAM_PREFIX, CPP_PREFIX) and \
             (kind + ":" == STUDY_PREFIX or arg.endswith(".json")):
         target, hash_, trial = arg.partition("#")
         if not Path(target).is_absolute():

@@ -24,11 +24,12 @@ from bots.contract.paramfile import read_param_file
 from bots.contract.schema import ParamError, Schema
 from bots.registry import REGISTERED, schema_for, tunable
 from engine.players import MAX_TIME_LIMIT_MS
-from tuner.programs.program import ProgramBot, ProgramError
+from tuner.programs.program import CPP_PREFIX, ProgramBot, ProgramError
 from tuner.storage.url import StorageURL, StorageURLError
 from tuner.studyfile.entries import HALL_OF_FAME, check_bot_name, hall_of_fame_entry, relative_bot
 from tuner.studyfile.overrides import finals_values, search_overrides
 from tuner.studyfile.problems import FieldProblem, show
+from tuner.studyfile.program_budget import check_budget
 
 MAX_PAIRS = 100_000
 MAX_TRIALS = 10_000_000
@@ -64,8 +65,9 @@ class StudyFile(BaseModel):
     bot: str = Field("heuristic", **field_doc(
         "string", "bot whose parameters are tuned: a registered bot with parameters (`heuristic`, `greedy`, "
         "`sunrate`, ...: `tuner params --bot NAME`), or a program `cmd:<command line>` whose `{name}` placeholders "
-        "(or `{params_file}`, a JSON file of every value) take the trial's values of `parameters`",
-        allowed="a bot with parameters or cmd:<command line>"))
+        "(or `{params_file}`, a JSON file of every value) take the trial's values of `parameters`, or "
+        "`cpp:SOURCE.cpp <arguments>`: a C++ source the tuner builds as CodinGame does, then runs with the arguments",
+        allowed="a bot with parameters, cmd:<command line> or cpp:SOURCE.cpp <arguments>"))
     search_bot: Optional[str] = Field(None, **field_doc(
         "string", "the bot the search plays in place of the tuned one: a registered bot whose parameters are all "
         "parameters of the tuned bot (`heuristic`: the rollout policy of `mcts`, as a bot of its own), so that the "
@@ -175,6 +177,11 @@ class StudyFile(BaseModel):
         f"milliseconds in (0, {MAX_TIME_LIMIT_MS}]", "time limit of a program's later answers (CodinGame: 100; at "
         "most one hour); a busy machine may need slack",
         allowed=f"a number of milliseconds in (0, {MAX_TIME_LIMIT_MS}] (at most one hour)"))
+    budget_margin: float = Field(10.0, ge=0, le=MAX_TIME_LIMIT_MS, **field_doc(
+        "milliseconds >= 0", "a program with a `time_ms` parameter (its time per move): the margin added to the "
+        "limits at a budget shorter than the playing one, which scale with the budget (the study's own limits at the "
+        "playing budget; docs/program-bots.md, \"A search program\"): at a few ms a move, a busy machine's scheduling "
+        "delays are as long as a move", allowed=f"a number of milliseconds in [0, {MAX_TIME_LIMIT_MS}]"))
     heartbeat_interval: int = Field(10, ge=1, le=MAX_HEARTBEAT_S, **field_doc(
         f"integer >= 1, at most {MAX_HEARTBEAT_S}", "seconds between the heartbeats a running trial records in the "
         "storage (at most one day)", allowed=f"an integer >= 1, at most {MAX_HEARTBEAT_S} (seconds: one day)"))
@@ -217,13 +224,13 @@ class StudyFile(BaseModel):
     @classmethod
     def _tunable_bot(cls, value):
         allowed = tunable()
-        if isinstance(value, str) and value.strip().startswith(PROGRAM_PREFIX):
+        if isinstance(value, str) and value.strip().startswith((PROGRAM_PREFIX, CPP_PREFIX)):
             return value.strip()
         if not isinstance(value, str) or value.strip() not in allowed:
             close = difflib.get_close_matches(value, allowed, n=1) if isinstance(value, str) else []
             hint = f" (did you mean {close[0]!r}?)" if close else ""
-            raise FieldProblem(f"must be one of {', '.join(allowed)} or {PROGRAM_PREFIX}<command line>, got "
-                               f"{show(value)}{hint}")
+            raise FieldProblem(f"must be one of {', '.join(allowed)}, {PROGRAM_PREFIX}<command line> or "
+                               f"{CPP_PREFIX}SOURCE.cpp <arguments>, got {show(value)}{hint}")
         return value.strip()
 
     @field_validator("storage", mode="before")
@@ -317,6 +324,8 @@ class StudyFile(BaseModel):
                                f"{self.grace_period}", "grace_period")
         schema = self._program_schema(folder_of(info))
         self._overrides = search_overrides(self.search, schema)
+        if self._program is not None:
+            check_budget(self._program.parameters, self._overrides)
         if all(name in self._overrides and self._overrides[name].fixed for name in (p.name for p in schema)):
             raise FieldProblem("every parameter is fixed; leave at least one to search", "search")
         self._finals = finals_values(self.finals, schema, self._overrides)
@@ -328,7 +337,7 @@ class StudyFile(BaseModel):
 
     def _program_schema(self, folder: Path) -> Schema:
         """The tuned bot's schema; a program's is its `[parameters]`, checked against its command line."""
-        if not self.bot.startswith(PROGRAM_PREFIX):
+        if not self.bot.startswith((PROGRAM_PREFIX, CPP_PREFIX)):
             if self.parameters is not None:
                 raise FieldProblem(f"applies to a program bot only (bot is {self.bot!r}: its parameters are "
                                    f"`tuner params --bot {self.bot}`)", "parameters")
@@ -340,6 +349,10 @@ class StudyFile(BaseModel):
             self._program = ProgramBot.parse(self.bot, self.parameters).with_program_paths(folder)
         except ProgramError as error:
             raise FieldProblem(str(error)[len(error.field) + 2:], error.field) from None
+        source = self._program.source
+        if source is not None and not source.is_file():
+            raise FieldProblem(f"no such C++ source {source} (the first word of a {CPP_PREFIX} bot, relative to the "
+                               f"study file)", "bot")
         return self._program.to_schema(self.bot)
 
     @property

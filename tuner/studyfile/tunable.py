@@ -16,6 +16,8 @@ from bots.contract.names import PROGRAM_PREFIX, Bot, bot_with_params
 from bots.contract.schema import Schema
 from bots.registry import schema_for
 from tuner.programs.program import ProgramBot
+from tuner.programs.program_build import run_binary
+from tuner.studyfile.program_budget import BUDGET, ProgramBudget, program_budget
 
 
 class TunedBot:
@@ -42,11 +44,20 @@ class TunedBot:
 class TunedProgram(TunedBot):
     """A program tuned through its command line: `{name}` placeholders, or `{params_file}`, a JSON file of every
     value (written once per parameter set, in this process's folder of parameter files: the programs run on this
-    machine)."""
+    machine). A `cpp:` program's source is built when its first bot is made (`tuner.programs.program_build`: BuildError
+    if it cannot be). With a time per move (`budget`: `tuner.studyfile.program_budget`), each bot is judged by the
+    limits of the budget it plays."""
 
-    def __init__(self, program: ProgramBot, league: int):
+    def __init__(self, program: ProgramBot, league: int, budget: Optional[ProgramBudget] = None):
         super().__init__(program.bot_name, league)
         self.program = program
+        self.budget = budget
+
+    def binary(self) -> Optional[Path]:
+        """A `cpp:` program's binary, built (or found in the cache) when the run first asks for it; None for a
+        `cmd:` one."""
+        source = self.program.source
+        return None if source is None else run_binary(source)
 
     @property
     def schema(self) -> Schema:
@@ -63,8 +74,10 @@ class TunedProgram(TunedBot):
 
     def bot(self, values: dict, name: str, source: Optional[dict] = None) -> Bot:
         full = self.program.values(values)
-        command = self.program.render(full, self.params_file(full))
-        return Bot(f"{name} ({PROGRAM_PREFIX}{command})", command=command, params=full, source=source or {})
+        command = self.program.render(full, self.params_file(full), self.binary())
+        limits = self.budget.limits_at(full[BUDGET]) if self.budget is not None else None
+        return Bot(f"{name} ({PROGRAM_PREFIX}{command})", command=command, params=full, source=source or {},
+                   limits=limits)
 
 
 _FOLDERS: dict[int, Path] = {}  # process id: its folder of parameter files
@@ -89,5 +102,5 @@ def _remove_folder(pid: int) -> None:
 def tuned_bot(config) -> TunedBot:
     """The bot a study (`tuner.studyfile.file.StudyConfig`) tunes."""
     if config.program is not None:
-        return TunedProgram(config.program, config.league)
+        return TunedProgram(config.program, config.league, program_budget(config))
     return TunedBot(config.bot, config.league)

@@ -46,7 +46,8 @@ def test_a_program_is_tuned_exported_and_its_filled_source_plays_like_its_trial(
     assert result.returncode == 0, result.stderr
     assert "chosen for export" in result.stdout and "gauntlet" in result.stdout
     # no game ran on the threads: the summary says where they ran, not "0% of the threads' time"
-    assert "games/s; every game with a program, on 2 processes)" in result.stdout, result.stdout
+    assert re.search(r"games/s; every game with a program, on 2 processes: \d+% of their time in the programs' "
+                     r"answers\)", result.stdout), result.stdout
     trials = load_study(path).trials
     assert len({json.dumps(t.user_attrs["bot_params"], sort_keys=True) for t in trials}) == len(trials) == 6
     best = tmp_path / "best.json"

@@ -364,9 +364,11 @@ def finished_trials(path) -> int:
 def test_the_progress_line_before_and_after_a_best_trial():
     """A worker whose batches never held the study's best (another worker's did) has no best to show."""
     from tuner.cli.tune_progress import Progress
+    from tuner.play.runner import RefereeTime
 
     class Runner:
         games_played, engine_games_played, game_seconds, jobs = 0, 0, 0.0, 1
+        referee_time = RefereeTime()
 
     for name, shown in (("win rate", "best 12.5% (trial 3)"), ("min gain", "best min gain +12.5% (trial 3)")):
         bar = Progress("x", 10, Runner(), enabled=False, value_name=name)
