@@ -25,6 +25,15 @@ from tuner.studyfile.program_budget import shown_budget
 from tuner.studyfile.space import SearchSpace
 
 
+def _playing_budget(chosen: dict) -> str:
+    """" at the playing budget (...)" for a study with [finals], " (...)" for a program's recorded budget, or "":
+    the budget the chosen bot's figures were played at, with its limits for a program (older records: the values)."""
+    playing = chosen.get("finals_params") or {}
+    recorded = chosen.get("budget") or playing
+    return f" at the playing budget ({shown_budget(recorded)})" if playing else \
+        f" ({shown_budget(recorded)})" if recorded else ""
+
+
 def _improved(chosen: dict) -> bool:
     """Whether a finalist beat the baseline (the chosen bot is not the study's start)."""
     return chosen["trial"] != 0 and chosen["label"] != BASELINE
@@ -119,9 +128,7 @@ class TuneReport:
         overall = chosen["validation"]["overall"]
         scored = all("score" in f for f in chosen["finalists"])  # choices recorded before scores: win rates
         playing = chosen.get("finals_params") or {}
-        recorded = chosen.get("budget") or playing  # with its limits, for a program (older records: the values)
-        budget = f" at the playing budget ({shown_budget(recorded)})" if playing else \
-            f" ({shown_budget(recorded)})" if recorded else ""
+        budget = _playing_budget(chosen)
         print(f"chosen for export: {chosen['label']}, win rate {_fmt_ci(overall['win_rate'], overall['win_rate_ci'])} "
               f"over {overall['games']} held-out games{budget} ({len(chosen['finalists'])} finalists, "
               + ("score over the baseline: " if scored else "win rate: ")
@@ -136,14 +143,13 @@ class TuneReport:
 
     def before_after(self, chosen: dict, gauntlet: dict, defaults_gauntlet: Optional[dict]) -> None:
         config = self.config
-        playing = chosen.get("finals_params") or {}
-        budget = f" at the playing budget ({shown_budget(chosen.get('budget') or playing)})" if playing else \
+        budget = _playing_budget(chosen) if chosen.get("finals_params") else \
             f" as {config.bot} (the search played {config.search_bot})" if config.search_bot else ""
         improved = _improved(chosen)
         start = "start" if config.baseline is not None else "defaults"
+        named = config.file.baseline or "the bot's defaults"
         print(f"before and after, win rate (95% CI) on {gauntlet['games_per_opponent']} fresh held-out games per "
-              f"opponent{budget}: {start} = {config.file.baseline or 'the bot defaults'}"
-              + ("" if improved else f"; no finalist beat the {start}"))
+              f"opponent{budget}: {start} = {named}" + ("" if improved else f"; no finalist beat the {start}"))
         for line in before_after_lines(start, chosen["label"] if improved else None, gauntlet, defaults_gauntlet):
             print(line)
         minutes, seconds = divmod(round(time.monotonic() - self.started), 60)

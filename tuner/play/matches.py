@@ -64,15 +64,14 @@ class MatchResult:
                 "results": [r.to_json() for r in self.results]}
 
 
-def match_games(played: UnitResults, pair_seeds, first_unit: int = 0) -> list[GameResult]:
-    """The games of units `first_unit`... of `played` (A against one B on `pair_seeds`, each seed twice: A as
-    player 0, then as player 1), as GameResults in that order."""
+def match_games(played: UnitResults, pair_seeds) -> list[GameResult]:
+    """The games of `played` (A against one B on `pair_seeds`, each seed twice: A as player 0, then as player 1),
+    as GameResults in that order."""
     lost: dict = {}
     for d in played.disqualifications:
         lost.setdefault((d.unit, d.game), []).append(d.game_record())
     games = []
-    for k, seed in enumerate(np.asarray(pair_seeds).tolist()):
-        unit = first_unit + k
+    for unit, seed in enumerate(np.asarray(pair_seeds).tolist()):
         for game in (0, 1):
             scores = tuple(int(x) for x in played.scores[unit, game])
             games.append(GameResult(int(seed), game, scores, tuple(lost.get((unit, game), ()))))

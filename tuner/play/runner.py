@@ -109,8 +109,8 @@ class RefereeTime:
 
 def _referee_game(unit: int, game: int, candidate: Bot, opponent: Bot, seed: int, league: int,
                   limits: TimeLimits) -> tuple[list, list, RefereeTime]:
-    """Game `game` of a unit (0: the candidate is player 0, 1: player 1), played through the referee: the candidate's
-    final scores (by player index), its [Disqualification]s, and where its time went."""
+    """Game `game` of a unit (0: the candidate is player 0, 1: player 1), played through the referee: its final
+    scores (by player index), its [Disqualification]s, and where its time went."""
     start = time.perf_counter()
     players = (candidate, opponent) if game == 0 else (opponent, candidate)
     report = play_refereed_game(seed, league, [player_for(players[0]), player_for(players[1])], limits, records=False)

@@ -207,8 +207,9 @@ def finish(config: StudyConfig, runner: GameRunner, study, space, sampler, bot_o
         chosen = choose(config, runner, study, space, sampler, bot_of, notify=report.message, shared=shared)
         if chosen is None:
             return None
+        defaults = space.shipped_defaults() if config.baseline is not None else None  # the table's third column
         gauntlet, search_gauntlet = gauntlets(config, runner, study, chosen, space.baseline(), bot_of, shared,
-                                              defaults=space.shipped_defaults())
+                                              defaults=defaults)
         study.set_user_attr("chosen", {**chosen, "finished": finished})
     else:
         chosen, gauntlet = recorded, study.user_attrs["gauntlet"]
