@@ -251,18 +251,21 @@ def gauntlets(config: StudyConfig, runner: GameRunner, study, chosen: dict, base
     search and from the choice among the finalists too (stream `gauntlet`): on the choice's own seeds the chosen
     bot's figures would be optimistic, the maximum of several noisy ones. Played `shared` with the study's other
     workers. With `defaults` (the bot's own, when the baseline is another start: a first draft), those play the
-    same seeds at the playing budget too (`gauntlet_defaults`): the before/after table's third column."""
+    same seeds at the playing budget too (`gauntlet_defaults`): the before/after table's third column, played
+    without the baseline, whose games on these seeds `gauntlet` holds already."""
     playing_baseline = config.at_playing_budget(baseline)
-    budgets = {"gauntlet": (chosen["label"], chosen["params"], playing_baseline)}
+    budgets: dict[str, tuple[str, dict, Optional[dict]]] = {
+        "gauntlet": (chosen["label"], chosen["params"], playing_baseline)}
     if config.finals:
         budgets["gauntlet_search_budget"] = (chosen["label"], chosen["search_params"], baseline)
     if defaults is not None and defaults != baseline:
-        budgets["gauntlet_defaults"] = ("defaults", config.at_playing_budget(defaults), playing_baseline)
+        budgets["gauntlet_defaults"] = ("defaults", config.at_playing_budget(defaults), None)
 
-    def play(label: str, params: dict, against: dict) -> dict:
+    def play(label: str, params: dict, against: Optional[dict]) -> dict:
         seeds = game_seeds(config.seed, config.validation_pairs, "gauntlet")
         opponents = {name: study_bot(config, name) for name in validation_panel(config)}
-        gauntlet = run_gauntlet(runner, bot_of(params, label), opponents, seeds, bot_of(against, "baseline"),
+        gauntlet = run_gauntlet(runner, bot_of(params, label), opponents, seeds,
+                                None if against is None else bot_of(against, "baseline"),
                                 tuple(config.held_out_opponents))
         budget = budget_record(config, params)
         return {**gauntlet.to_json(), "chosen": chosen["label"], **({"budget": budget} if budget else {}),

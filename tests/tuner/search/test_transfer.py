@@ -212,6 +212,9 @@ def test_a_search_from_a_start_that_loses_every_game_climbs_by_the_margins(tmp_p
     else:
         assert chosen["trial"] == 0, chosen["finalists"]
         assert header == ["opponent", "start", "defaults"]  # the chosen bot is the start: no column of its own
+    defaults = study.user_attrs["gauntlet_defaults"]
+    assert defaults["baseline"] is None and all("baseline" not in r for r in defaults["rows"])  # played once, in
+    # `gauntlet`: the defaults' gauntlet does not play the start again
     row = table[2].split()
     assert row[0] == "heuristic" and row[-1] == "itself"  # the defaults against themselves: no comparison
     columns = 3 if margin_weight else 2
