@@ -47,7 +47,7 @@ def register(commands) -> None:
     parser.set_defaults(run=run)
 
 
-def _resolve(args):
+def _resolve(args, config):
     """The bot to export, its league and a description of where it came from."""
     from bots.contract.paramfile import (
         read_param_file,  # loaded when the command runs (tuner/cli/__init__.py), as below
@@ -63,7 +63,7 @@ def _resolve(args):
     if args.trial is not None and args.study is None:
         raise UserError("--trial needs a STUDY.toml")
     if args.study is not None:
-        return export_source_from_study(Path(args.study), args.trial, args.league)
+        return export_source_from_study(config, args.trial, args.league)
     if args.params is not None:
         try:
             params_file = read_param_file(args.params)
@@ -79,31 +79,31 @@ def _resolve(args):
     return bot, league, [f"Bot: {bot.name}" + (" (schema defaults)" if args.bot in (None, "heuristic") else "")]
 
 
-def export_template(study: Path, trial, template: Path, output: Path) -> str:
+def export_template(config, trial, template: Path, output: Path) -> str:
     """`tuner export STUDY.toml [--trial N] --template SOURCE -o OUT`: the source with the trial's values."""
     from tuner.programs.template import TemplateError, write_filled_template
     from tuner.results.origin import trial_values
 
-    values, _ = trial_values(study, trial)
+    values, _ = trial_values(config, trial)
     try:
         text = write_filled_template(template, values, output)
     except TemplateError as error:
         raise UserError(str(error)) from None
     print(f"wrote {output} ({len(text):,} characters: {template} with the values of "
-          f"{'trial ' + str(trial) if trial is not None else 'the best trial'} of {study})")
+          f"{'trial ' + str(trial) if trial is not None else 'the best trial'} of {config.path})")
     return text
 
 
-def export_program_params(study: Path, trial, output: Path) -> dict:
+def export_program_params(config, trial, output: Path) -> dict:
     """`tuner export STUDY.toml [--trial N] -o FILE.json` for a program bot: the trial's values and where they
     came from (study, trial, win rates, dates) as JSON."""
     from bots.contract.paramfile import now_iso
     from tuner.programs.template import write_program_params
     from tuner.results.origin import trial_values
 
-    values, source = trial_values(study, trial, exported=now_iso())
+    values, source = trial_values(config, trial, exported=now_iso())
     data = write_program_params(output, values, source)
-    print(f"wrote {output} (trial {source['trial']} of {study}: {len(values)} parameters)")
+    print(f"wrote {output} (trial {source['trial']} of {config.path}: {len(values)} parameters)")
     return data
 
 
@@ -153,7 +153,7 @@ def run(args) -> int:
         if args.study is None or wrong:
             why = f", not {' and '.join(wrong)}" if wrong else " (the study whose trial's values it fills in)"
             raise UserError(f"--template takes STUDY.toml [--trial N] -o OUT{why}")
-        export_template(Path(args.study), args.trial, args.template, args.output)
+        export_template(config, args.trial, args.template, args.output)
         return 0
     if config is not None and config.program is not None:
         wrong = [name for name, value in (("--league", args.league), *_bot_file_options(args)) if value is not None]
@@ -164,11 +164,11 @@ def run(args) -> int:
         if args.output.suffix.lower() != ".json":
             raise UserError(f"-o {str(args.output)!r}: a program study exports its parameters as JSON: give -o "
                             f"FILE.json (or --template SOURCE to write them into the program's source)")
-        export_program_params(Path(args.study), args.trial, args.output)
+        export_program_params(config, args.trial, args.output)
         return 0
     args.lang = language(args)
     try:
-        bot, league, origin = _resolve(args)
+        bot, league, origin = _resolve(args, config)
         text = export_bot(bot, league, args.output, export_header(league, origin, lang=args.lang, time_ms=args.time_ms),
                           args.lang, args.time_ms)
         if args.params_out is not None:

@@ -49,7 +49,7 @@ def run(args) -> int:
             print("\nparameters (baseline and the top trials):")
             print(report.params.to_string(na_rep="-"))
     if report.chosen is not None:
-        print(f"\nchosen for export: {report.chosen['label']} ({report.chosen['how']})")
+        print(f"\nchosen for export: {report.chosen.label} ({report.chosen.how})")
     if report.gauntlet is not None:
         print(f"gauntlet against the baseline, {2 * report.gauntlet.pairs} held-out games per opponent:")
         for line in report.gauntlet.table():

@@ -17,26 +17,20 @@ from tuner.cli.before_after import before_after_lines
 from tuner.cli.tune_progress import Progress
 from tuner.play.gauntlet import Gauntlet
 from tuner.play.runner import GameRunner
+from tuner.results.chosen import ChosenRecord
 from tuner.results.records import TrialRecord
-from tuner.search.finals import BASELINE
 from tuner.storage import describe_storage
 from tuner.studyfile.file import StudyConfig
 from tuner.studyfile.program_budget import shown_budget
 from tuner.studyfile.space import SearchSpace
 
 
-def _playing_budget(chosen: dict) -> str:
+def _playing_budget(chosen: ChosenRecord) -> str:
     """" at the playing budget (...)" for a study with [finals], " (...)" for a program's recorded budget, or "":
     the budget the chosen bot's figures were played at, with its limits for a program (older records: the values)."""
-    playing = chosen.get("finals_params") or {}
-    recorded = chosen.get("budget") or playing
-    return f" at the playing budget ({shown_budget(recorded)})" if playing else \
+    recorded = chosen.budget or chosen.finals_params
+    return f" at the playing budget ({shown_budget(recorded)})" if chosen.finals_params else \
         f" ({shown_budget(recorded)})" if recorded else ""
-
-
-def _improved(chosen: dict) -> bool:
-    """Whether a finalist beat the baseline (the chosen bot is not the study's start)."""
-    return chosen["trial"] != 0 and chosen["label"] != BASELINE
 
 
 def _fmt_ci(rate: float, ci) -> str:
@@ -124,41 +118,39 @@ class TuneReport:
     def choice_skipped(self) -> None:
         print("choice and gauntlet skipped (interrupted); run the same command again to resume the study")
 
-    def chosen(self, chosen: dict, gauntlet: dict, search_gauntlet: Optional[dict]) -> None:
-        overall = chosen["validation"]["overall"]
-        scored = all("score" in f for f in chosen["finalists"])  # choices recorded before scores: win rates
-        playing = chosen.get("finals_params") or {}
+    def chosen(self, chosen: ChosenRecord, gauntlet: dict, search_gauntlet: Optional[dict]) -> None:
+        overall = chosen.held_out
         budget = _playing_budget(chosen)
-        print(f"chosen for export: {chosen['label']}, win rate {_fmt_ci(overall['win_rate'], overall['win_rate_ci'])} "
-              f"over {overall['games']} held-out games{budget} ({len(chosen['finalists'])} finalists, "
-              + ("score over the baseline: " if scored else "win rate: ")
-              + ", ".join(f"{f['label']} " + (f"{f['score']:+.1%}" if scored else f"{f['win_rate']:.1%}")
-                          for f in chosen["finalists"]) + ")")
-        if _improved(chosen):
+        print(f"chosen for export: {chosen.label}, win rate {_fmt_ci(overall.win_rate, overall.win_rate_ci)} "
+              f"over {overall.games} held-out games{budget} ({len(chosen.finalists)} finalists, "
+              + ("score over the baseline: " if chosen.scored else "win rate: ")
+              + ", ".join(f"{f.label} " + (f"{f.score:+.1%}" if chosen.scored else f"{f.tally.win_rate:.1%}")
+                          for f in chosen.finalists) + ")")
+        if chosen.improved:
             self._gauntlet(chosen, gauntlet, budget)
             if search_gauntlet is not None:
                 searched = search_gauntlet.get("budget") or \
-                    {name: chosen["search_params"][name] for name in playing}
+                    {name: chosen.search_params[name] for name in chosen.finals_params}
                 self._gauntlet(chosen, search_gauntlet, f" at the search's budget ({shown_budget(searched)})")
 
-    def before_after(self, chosen: dict, gauntlet: dict, defaults_gauntlet: Optional[dict]) -> None:
+    def before_after(self, chosen: ChosenRecord, gauntlet: dict, defaults_gauntlet: Optional[dict]) -> None:
         config = self.config
-        budget = _playing_budget(chosen) if chosen.get("finals_params") else \
+        budget = _playing_budget(chosen) if chosen.finals_params else \
             f" as {config.bot} (the search played {config.search_bot})" if config.search_bot else ""
-        improved = _improved(chosen)
+        improved = chosen.improved
         start = "start" if config.baseline is not None else "defaults"
         named = config.file.baseline or "the bot's defaults"
         print(f"before and after, win rate (95% CI) on {gauntlet['games_per_opponent']} fresh held-out games per "
               f"opponent{budget}: {start} = {named}" + ("" if improved else f"; no finalist beat the {start}"))
-        for line in before_after_lines(start, chosen["label"] if improved else None, gauntlet, defaults_gauntlet):
+        for line in before_after_lines(start, chosen.label if improved else None, gauntlet, defaults_gauntlet):
             print(line)
         minutes, seconds = divmod(round(time.monotonic() - self.started), 60)
         print(f"this run took {minutes} min {seconds} s" if minutes else f"this run took {seconds} s")
 
     @staticmethod
-    def _gauntlet(chosen: dict, gauntlet: dict, budget: str) -> None:
+    def _gauntlet(chosen: ChosenRecord, gauntlet: dict, budget: str) -> None:
         print(f"gauntlet on fresh held-out seeds{budget}, {gauntlet['games_per_opponent']} games per opponent: "
-              f"{chosen['label']} against the baseline (trial 0)")
+              f"{chosen.label} against the baseline (trial 0)")
         for line in Gauntlet.from_json(gauntlet).table():
             print("  " + line)
         if gauntlet["regressions"]:

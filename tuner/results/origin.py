@@ -1,13 +1,12 @@
 """What an exported bot file says about where it came from: the study, the trial, its win rates, the date."""
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Optional
 
 from engine.leagues import league as league_info
 from export.cpp.build import codingame_build
 from export.languages import FIRST_TURN_FACTOR
-from tuner.play.gauntlet import Gauntlet
+from tuner.results.chosen import chosen_gauntlet
 from tuner.results.picks import Pick, load_pick, validation_key
 from tuner.results.records import TrialRecord
 from tuner.storage import describe_storage
@@ -59,10 +58,10 @@ def export_header(league: int, origin: list, how: str = "`tuner export`", lang: 
     return lines + ["Paste this whole file into the CodinGame IDE (language: Python 3). Standard library only."]
 
 
-def export_source_from_study(path: Path, trial: Optional[int], league: Optional[int]):
+def export_source_from_study(config: StudyConfig, trial: Optional[int], league: Optional[int]):
     """(bot, league, origin lines) for `tuner export STUDY.toml [--trial N]`."""
-    config, study, chosen = load_pick(Path(path), trial)
-    bot = _bot(config, chosen, path)
+    study, chosen = load_pick(config, trial)
+    bot = _bot(config, chosen)
     storage_text = shown_storage(config)
     if chosen.trial is not None:
         record = TrialRecord.from_trial(chosen.trial)
@@ -73,22 +72,22 @@ def export_source_from_study(path: Path, trial: Optional[int], league: Optional[
     else:
         origin = [f"Study: {config.name} ({config.path.name}), storage {storage_text}", f"Bot: {chosen.label}"]
     if chosen.chosen is not None:
-        origin.append(f"Chosen: {chosen.chosen['how']} ({chosen.chosen.get('date', 'date unknown')})")
-        gauntlet = study.user_attrs.get("gauntlet")
-        if gauntlet is not None and gauntlet.get("chosen") == chosen.label:
-            origin.append(f"Gauntlet against the baseline (trial 0), {gauntlet['games_per_opponent']} held-out games "
-                          f"per opponent:")
-            origin += ["  " + line for line in Gauntlet.from_json(gauntlet).table()]
+        origin.append(f"Chosen: {chosen.chosen.how} ({chosen.chosen.date or 'date unknown'})")
+        gauntlet = chosen_gauntlet(study, chosen.chosen)
+        if gauntlet is not None:
+            origin.append(f"Gauntlet against the baseline (trial 0), {2 * gauntlet.pairs} held-out games per "
+                          f"opponent:")
+            origin += ["  " + line for line in gauntlet.table()]
     chosen_league = league or config.league
     if chosen_league != config.league:
         origin.append(f"Tuned in league {config.league}, exported for league {chosen_league}.")
     return bot, chosen_league, origin
 
 
-def _bot(config: StudyConfig, chosen: Pick, path):
+def _bot(config: StudyConfig, chosen: Pick):
     pruned = chosen.trial is not None and bool(chosen.trial.user_attrs.get("pruned"))
-    return tuned_bot(config).bot(chosen.params, f"study:{path}" + (f"#{chosen.number}" if chosen.number is not None
-                                                                     else ""),
+    return tuned_bot(config).bot(chosen.params, f"study:{config.path}" + (f"#{chosen.number}"
+                                                                            if chosen.number is not None else ""),
                                  {"study": config.name, "trial": chosen.number, "label": chosen.label,
                                   "pruned": pruned})
 
@@ -109,20 +108,20 @@ def _trial_source(config: StudyConfig, study, trial, exported: Optional[str] = N
     return source
 
 
-def trial_values(path: Path, trial: Optional[int], exported: Optional[str] = None):
+def trial_values(config: StudyConfig, trial: Optional[int], exported: Optional[str] = None):
     """(every parameter's value, where they came from) of a study's chosen bot, or of trial `trial`: what
     `tuner export STUDY.toml --template SOURCE` fills in and `-o FILE.json` writes for a program bot. The values
     are the ones to submit: a trial's at the playing budget (`[finals]`: a program's `time_ms` at 90, not at the
     search's 5), which `source["budget"]` states with its limits."""
-    config, study, chosen = load_pick(Path(path), trial)
+    study, chosen = load_pick(config, trial)
     source = _trial_source(config, study, chosen.trial, exported) if chosen.trial is not None else \
         {"study": config.name, "study_file": config.path.name, "label": chosen.label, "exported": exported}
     if chosen.chosen is not None:
-        source["chosen"] = {"label": chosen.label, "how": chosen.chosen["how"],
-                            "validation": chosen.chosen["validation"]["overall"]}
+        source["chosen"] = {"label": chosen.label, "how": chosen.chosen.how,
+                            "validation": chosen.chosen.validation["overall"]}
     # A program's values without its bot: the export builds no program.
     values = config.at_playing_budget(config.program.values(chosen.params)) if config.program is not None else \
-        dict(_bot(config, chosen, path).params or {})
+        dict(_bot(config, chosen).params or {})
     budget = budget_record(config, values)
     if budget:
         source["budget"] = budget

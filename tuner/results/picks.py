@@ -19,6 +19,7 @@ from optuna.trial import TrialState
 from bots.contract.names import Bot, BotSpecError
 from bots.contract.schema import ParamError
 from tuner.errors import UserError
+from tuner.results.chosen import ChosenRecord, read_chosen
 from tuner.results.ranking import ranked_trials
 from tuner.results.same_search import check_same_search
 from tuner.storage import describe_storage, open_storage
@@ -57,7 +58,7 @@ class Pick:
     label: str  # "trial 12", "CMA-ES mean"
     trial: Optional[object]  # the FrozenTrial, if the bot is a trial's
     params: dict
-    chosen: Optional[dict] = None  # the study's `chosen` record when it is the chosen bot
+    chosen: Optional[ChosenRecord] = None  # the study's chosen bot's record when it is that bot
 
     @property
     def number(self) -> Optional[int]:
@@ -66,13 +67,13 @@ class Pick:
 
 def study_pick(study, config: StudyConfig, number: Optional[int]) -> Pick:
     """Trial `number`, else the chosen bot, else the best trial (UserError when there is none)."""
-    if number is None and "chosen" in study.user_attrs:
-        chosen = study.user_attrs["chosen"]
+    chosen = read_chosen(study) if number is None else None
+    if chosen is not None:
         trial = None
-        if chosen.get("trial") is not None:
-            trial = next(t for t in study.get_trials(deepcopy=False) if t.number == chosen["trial"])
-        params = _recorded_params(config, chosen["params"], f"the chosen bot ({chosen['label']})")
-        return Pick(chosen["label"], trial, params, chosen)
+        if chosen.trial is not None:
+            trial = next(t for t in study.get_trials(deepcopy=False) if t.number == chosen.trial)
+        params = _recorded_params(config, chosen.params, f"the chosen bot ({chosen.label})")
+        return Pick(chosen.label, trial, params, chosen)
     trial = _pick_trial(study, config, number)
     return Pick(f"trial {trial.number}", trial, trial_params(config, trial))
 
@@ -117,11 +118,10 @@ def bot_for_trial(config: StudyConfig, trial, name: str) -> Bot:
                            {"study": config.name, "study_file": str(config.path), "trial": trial.number})
 
 
-def load_pick(path: Path, number: Optional[int]):
-    """(config, study, Pick) of a study file's chosen bot, or of its trial `number`."""
-    config = read_study_file(path)
+def load_pick(config: StudyConfig, number: Optional[int]):
+    """(study, Pick) of a study's chosen bot, or of its trial `number`."""
     _, study = load_existing_study(config)
-    return config, study, study_pick(study, config, number)
+    return study, study_pick(study, config, number)
 
 
 def bot_from_study(name: str, arg: str, league: int) -> Bot:
@@ -135,7 +135,8 @@ def bot_from_study(name: str, arg: str, league: int) -> Bot:
             raise BotSpecError(f"bot {name!r}: trial number must be an integer, got {number_text!r} "
                                f"(write study:STUDY.toml#N)") from None
     try:
-        config, _, chosen = load_pick(Path(target), number)
+        config = read_study_file(Path(target))
+        _, chosen = load_pick(config, number)
         return tuned_bot(config).bot(chosen.params, name, {"study": config.name, "study_file": str(config.path),
                                                            "trial": chosen.number, "label": chosen.label})
     except UserError as error:

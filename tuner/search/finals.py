@@ -55,6 +55,16 @@ from tuner.play.runner import Evaluation, GameRunner, evaluate
 from tuner.play.seeds import game_seeds
 from tuner.play.stats import tally
 from tuner.results.botnames import study_bot
+from tuner.results.chosen import (
+    BASELINE,
+    GAUNTLET,
+    GAUNTLET_DEFAULTS,
+    GAUNTLET_SEARCH_BUDGET,
+    ChosenRecord,
+    FinalistScore,
+    write_chosen,
+    write_gauntlet,
+)
 from tuner.results.picks import trial_params, validation_key
 from tuner.results.ranking import ranked_trials
 from tuner.results.records import TrialRecord
@@ -67,8 +77,6 @@ from tuner.versions import versions, versions_key
 LATEST_BATCHES = 3
 FINALS_BOOTSTRAP = 2000  # resamples of the seed pairs behind `finals_confidence`
 
-
-BASELINE = "baseline (trial 0)"
 Shared = Callable[[dict], dict]  # {key: play() -> result} -> {key: result}, played here or by other workers
 
 
@@ -173,7 +181,7 @@ def choose_finalist(config: StudyConfig, points: dict, panel: dict, baseline_lab
 
 
 def choose(config: StudyConfig, runner: GameRunner, study, space, sampler, bot_of, notify=print,
-           shared: Shared = played_here) -> Optional[dict]:
+           shared: Shared = played_here) -> Optional[ChosenRecord]:
     """Play the finalists on held-out seeds (`shared` with the study's other workers), record and return the chosen
     bot (None without any finalist)."""
     candidates = finalists(config, study, space, sampler)
@@ -218,22 +226,19 @@ def choose(config: StudyConfig, runner: GameRunner, study, space, sampler, bot_o
     budget = (f", every finalist played at the playing budget ({shown_budget(playing)}; the search played "
               f"{shown_budget(searched)})" if config.finals else
               f", every finalist played with {shown_budget(playing)}" if playing else "")
-    chosen = {"label": best.label, "trial": best.trial, "params": config.at_playing_budget(best.params),
-              "search_params": best.params, "finals_params": config.finals,
-              **({"budget": playing, "search_budget": searched} if playing else {}),
-              "how": f"the best gain over the baseline on {len(seeds)} held-out seed pairs{budget}: {groups}; "
-                     f"among {len(results)} finalists: the {config.finalists} best fully played trials, the "
-                     f"latest batches' best, CMA-ES's mean and the baseline"
-                     + (f"; a finalist replaces the baseline only if its score is above the baseline's in "
-                        f"{config.finals_confidence:.0%} of {FINALS_BOOTSTRAP} resamples of the seed pairs"
-                        if config.finals_confidence else ""),
-              "finals_confidence": config.finals_confidence,
-              "finalists": [{"label": f.label, "trial": f.trial, "score": round(scores[f.label], 6),
-                             "confidence": round(confidence[f.label], 6), **e.overall.to_json()}
-                            for f, e in results],
-              "validation": _validation_record(config, best, evaluation), "date": now_iso()}
-    study.set_user_attr("chosen", chosen)
-    study.set_user_attr("validation", chosen["validation"])
+    how = (f"the best gain over the baseline on {len(seeds)} held-out seed pairs{budget}: {groups}; among "
+           f"{len(results)} finalists: the {config.finalists} best fully played trials, the latest batches' best, "
+           f"CMA-ES's mean and the baseline"
+           + (f"; a finalist replaces the baseline only if its score is above the baseline's in "
+              f"{config.finals_confidence:.0%} of {FINALS_BOOTSTRAP} resamples of the seed pairs"
+              if config.finals_confidence else ""))
+    chosen = ChosenRecord(
+        best.label, best.trial, config.at_playing_budget(best.params), best.params, how,
+        [FinalistScore(f.label, f.trial, e.overall, scores[f.label], confidence[f.label]) for f, e in results],
+        _validation_record(config, best, evaluation), config.finals, playing or None, searched if playing else None,
+        config.finals_confidence, now_iso())
+    write_chosen(study, chosen)
+    study.set_user_attr("validation", chosen.validation)
     return chosen
 
 
@@ -243,7 +248,7 @@ def evaluation_of(margins: list, opponents: list) -> Evaluation:
     return Evaluation(tally(array), {name: tally(array[i]) for i, name in enumerate(opponents)}, array)
 
 
-def gauntlets(config: StudyConfig, runner: GameRunner, study, chosen: dict, baseline: dict, bot_of,
+def gauntlets(config: StudyConfig, runner: GameRunner, study, chosen: ChosenRecord, baseline: dict, bot_of,
               shared: Shared = played_here, defaults: Optional[dict] = None) -> tuple[dict, Optional[dict]]:
     """The chosen bot and the baseline against the validation panel, recorded: at the playing budget
     (`gauntlet`), and with a playing budget (`[finals]`) at the search's too (`gauntlet_search_budget`: the gain the
@@ -255,11 +260,11 @@ def gauntlets(config: StudyConfig, runner: GameRunner, study, chosen: dict, base
     without the baseline, whose games on these seeds `gauntlet` holds already."""
     playing_baseline = config.at_playing_budget(baseline)
     budgets: dict[str, tuple[str, dict, Optional[dict]]] = {
-        "gauntlet": (chosen["label"], chosen["params"], playing_baseline)}
+        GAUNTLET: (chosen.label, chosen.params, playing_baseline)}
     if config.finals:
-        budgets["gauntlet_search_budget"] = (chosen["label"], chosen["search_params"], baseline)
+        budgets[GAUNTLET_SEARCH_BUDGET] = (chosen.label, chosen.search_params, baseline)
     if defaults is not None and defaults != baseline:
-        budgets["gauntlet_defaults"] = ("defaults", config.at_playing_budget(defaults), None)
+        budgets[GAUNTLET_DEFAULTS] = ("defaults", config.at_playing_budget(defaults), None)
 
     def play(label: str, params: dict, against: Optional[dict]) -> dict:
         seeds = game_seeds(config.seed, config.validation_pairs, "gauntlet")
@@ -268,7 +273,7 @@ def gauntlets(config: StudyConfig, runner: GameRunner, study, chosen: dict, base
                                 None if against is None else bot_of(against, "baseline"),
                                 tuple(config.held_out_opponents))
         budget = budget_record(config, params)
-        return {**gauntlet.to_json(), "chosen": chosen["label"], **({"budget": budget} if budget else {}),
+        return {**gauntlet.to_json(), "chosen": chosen.label, **({"budget": budget} if budget else {}),
                 "date": now_iso()}
 
     keys = {name: unit_key("gauntlet", config, params=params, baseline=against)
@@ -276,8 +281,8 @@ def gauntlets(config: StudyConfig, runner: GameRunner, study, chosen: dict, base
     played = shared({keys[name]: partial(play, *budget) for name, budget in budgets.items()})
     records = {name: played[keys[name]] for name in budgets}
     for name, record in records.items():
-        study.set_user_attr(name, record)
-    return records["gauntlet"], records.get("gauntlet_search_budget")
+        write_gauntlet(study, name, record)
+    return records[GAUNTLET], records.get(GAUNTLET_SEARCH_BUDGET)
 
 
 def _validation_record(config: StudyConfig, finalist: Finalist, evaluation) -> dict:

@@ -39,6 +39,14 @@ from tuner.play.runner import GameRunner
 from tuner.play.seeds import game_seeds
 from tuner.programs.probe import probe_program
 from tuner.results.botnames import study_bot
+from tuner.results.chosen import (
+    GAUNTLET_DEFAULTS,
+    GAUNTLET_SEARCH_BUDGET,
+    ChosenRecord,
+    read_chosen,
+    read_gauntlet,
+    write_chosen,
+)
 from tuner.results.origin import export_header, origin_lines, shown_storage
 from tuner.results.picks import best_trial, trial_params
 from tuner.results.records import TrialRecord
@@ -101,13 +109,13 @@ class RunReport(Protocol):
     def choice_skipped(self) -> None:
         """No choice and gauntlet: the run was interrupted."""
 
-    def chosen(self, chosen: dict, gauntlet: dict, search_gauntlet: Optional[dict]) -> None:
+    def chosen(self, chosen: ChosenRecord, gauntlet: dict, search_gauntlet: Optional[dict]) -> None:
         """The bot chosen among the finalists on held-out games, and its gauntlet against the baseline."""
 
     def parameters(self, space: SearchSpace, values: dict) -> None:
         """The parameters of the bot the study keeps (the chosen one, else the best trial's)."""
 
-    def before_after(self, chosen: dict, gauntlet: dict, defaults_gauntlet: Optional[dict]) -> None:
+    def before_after(self, chosen: ChosenRecord, gauntlet: dict, defaults_gauntlet: Optional[dict]) -> None:
         """The run's last lines: the start, the chosen bot and (`defaults_gauntlet`, when the start is another set
         of values) the bot's defaults on the same held-out seeds at the playing budget, and the run's time."""
 
@@ -200,25 +208,23 @@ def finish(config: StudyConfig, runner: GameRunner, study, space, sampler, bot_o
     chosen bot's held-out results (None when no bot was chosen). The games are `shared` with the study's other
     workers that end the search."""
     finished = count_trials(study)["COMPLETE"]
-    recorded = study.user_attrs.get("chosen")
-    if recorded is None or recorded.get("finished") != finished or \
-            recorded.get("finals_params", {}) != config.finals or \
-            recorded.get("finals_confidence", 0.0) != config.finals_confidence:
+    chosen = read_chosen(study)
+    if chosen is None or not chosen.is_current(finished, config.finals, config.finals_confidence):
         chosen = choose(config, runner, study, space, sampler, bot_of, notify=report.message, shared=shared)
         if chosen is None:
             return None
         defaults = space.shipped_defaults() if config.baseline is not None else None  # the table's third column
         gauntlet, search_gauntlet = gauntlets(config, runner, study, chosen, space.baseline(), bot_of, shared,
                                               defaults=defaults)
-        study.set_user_attr("chosen", {**chosen, "finished": finished})
+        write_chosen(study, chosen.with_finished(finished))
     else:
-        chosen, gauntlet = recorded, study.user_attrs["gauntlet"]
-        search_gauntlet = study.user_attrs.get("gauntlet_search_budget") if config.finals else None
+        gauntlet = read_gauntlet(study)
+        search_gauntlet = read_gauntlet(study, GAUNTLET_SEARCH_BUDGET) if config.finals else None
     report.chosen(chosen, gauntlet, search_gauntlet)
-    report.parameters(space, chosen["params"])
+    report.parameters(space, chosen.params)
     report.before_after(chosen, gauntlet,
-                        study.user_attrs.get("gauntlet_defaults") if config.baseline is not None else None)
-    return chosen["validation"]
+                        read_gauntlet(study, GAUNTLET_DEFAULTS) if config.baseline is not None else None)
+    return chosen.validation
 
 
 def check_bots(config: StudyConfig, space, limits: TimeLimits) -> None:

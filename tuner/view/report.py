@@ -19,6 +19,7 @@ import pandas as pd
 
 from tuner.errors import UserError
 from tuner.play.gauntlet import Gauntlet
+from tuner.results.chosen import ChosenRecord, read_chosen, read_gauntlet
 from tuner.results.picks import load_existing_study, trial_params, validation_key
 from tuner.results.ranking import fully_played, ranked_trials
 from tuner.results.records import TrialRecord
@@ -37,7 +38,7 @@ class Report:
     files: list = field(default_factory=list)
     skipped: list = field(default_factory=list)  # (plot, reason)
     counts: dict = field(default_factory=dict)
-    chosen: Optional[dict] = None  # the study's chosen bot (the last finished run's), as recorded
+    chosen: Optional[ChosenRecord] = None  # the study's chosen bot (the last finished run's)
     gauntlet: Optional[Gauntlet] = None  # its gauntlet against the baseline, in-pool and held-out groups apart
 
 
@@ -188,10 +189,9 @@ def build_report(config: StudyConfig, out: Optional[Path], top: int = 10, plots:
     counts = {"trials": len(all_trials), "fully played": sum(fully_played(t) for t in all_trials),
               "pruned": sum(t.state.name == "PRUNED" for t in all_trials),
               "failed": sum(t.state.name == "FAIL" for t in all_trials)}
-    gauntlet = study.user_attrs.get("gauntlet")
+    gauntlet = read_gauntlet(study)
     report = Report(trials_table(study, config, trials), params_table(config, space, trials[:5]), counts=counts,
-                    chosen=study.user_attrs.get("chosen"),
-                    gauntlet=None if gauntlet is None else Gauntlet.from_json(gauntlet))
+                    chosen=read_chosen(study), gauntlet=None if gauntlet is None else Gauntlet.from_json(gauntlet))
     if plots:
         report.files, report.skipped = write_plots(UncopiedTrials(storage, study), config,
                                                    out or default_out_dir(config))

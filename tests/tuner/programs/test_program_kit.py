@@ -403,6 +403,7 @@ def test_export_template_writes_a_trial_into_a_source(tuned_study, tmp_path):
     """`tuner export STUDY --template SOURCE -o OUT` with a study's best trial; a broken template is one line."""
     from bots.heuristic.schema import SCHEMA
     from tuner.results.origin import trial_values
+    from tuner.studyfile.file import read_study_file
 
     template = tmp_path / "bot.py"
     template.write_text("".join(f"{p.name.upper()} = {'0' if p.type == 'int' else '0.0'}  # tuner: {p.name}\n"
@@ -410,7 +411,7 @@ def test_export_template_writes_a_trial_into_a_source(tuned_study, tmp_path):
     out = tmp_path / "out" / "tuned.py"
     result = run_tuner("export", str(tuned_study), "--template", str(template), "-o", str(out))
     assert result.returncode == 0, result.stderr
-    values, source = trial_values(tuned_study, None)
+    values, source = trial_values(read_study_file(tuned_study), None)
     namespace: dict = {}
     exec(out.read_text(encoding="utf-8"), namespace)  # noqa: S102 - the file the test just wrote
     assert {p.name: namespace[p.name.upper()] for p in SCHEMA} == values

@@ -47,11 +47,11 @@ def test_a_finalist_that_gains_only_at_the_short_budget_is_not_chosen(tmp_path, 
         trial.set_user_attr("bot_params", params)
         study.tell(trial, value)
     record = choose(config, GameRunner(3, 2), study, space, sampler, partial(trial_bot, config), notify=lambda _: None)
-    scores = {f["label"]: f["score"] for f in record["finalists"]}
-    assert record["label"] == chosen, scores
+    scores = {f.label: f.score for f in record.finalists}
+    assert record.label == chosen, scores
     assert (scores["trial 1"] < 0 if finals else scores["trial 1"] > 0.05), scores
-    assert record["params"] == {**space.baseline(), **finals} if finals else record["params"]["first_play"] == 1.0
-    assert record["search_params"]["iterations"] == 1 and record["finals_params"] == finals
+    assert record.params == {**space.baseline(), **finals} if finals else record.params["first_play"] == 1.0
+    assert record.search_params["iterations"] == 1 and record.finals_params == finals
 
 
 def test_the_gauntlet_is_played_at_both_budgets_and_export_takes_the_playing_one(tmp_path):
