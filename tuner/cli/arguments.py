@@ -110,6 +110,25 @@ def games_count(text: str) -> int:
     return _integer(text, 1, MAX_GAMES, f"expected a number of games in [1, {MAX_GAMES:,}]")
 
 
+def add_paired_games(parser: argparse.ArgumentParser, games_help: str, seed_help: str, json_help: str) -> None:
+    """The options of a command that plays seed pairs (`match`, `gauntlet`): --games (even), --league, --jobs,
+    --seed, --json and the time limits."""
+    parser.add_argument("--games", type=games_count, default=1000, help=games_help)
+    parser.add_argument("--league", type=league, default=3, help="1, 2 or 3 (default 3)")
+    add_jobs(parser)
+    parser.add_argument("--seed", type=seed, default=0, help=seed_help)
+    parser.add_argument("--json", action="store_true", help=json_help)
+    add_time_limits(parser)
+
+
+def check_even_games(games: int) -> None:
+    """UserError unless `games` is even: each seed is played twice, sides swapped."""
+    from tuner.errors import UserError
+
+    if games % 2:
+        raise UserError(f"--games must be even (each seed is played twice with sides swapped), got {games}")
+
+
 def non_negative_int(text: str) -> int:
     return _integer(text, 0, float("inf"), "expected an integer >= 0")
 

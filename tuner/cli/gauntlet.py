@@ -20,14 +20,9 @@ def register(commands) -> None:
     parser.add_argument("--held-out", nargs="+", default=[], metavar="OPPONENT",
                         help="opponents the bot's tuning never met, reported as a group of their own")
     parser.add_argument("--baseline", metavar="BOT2", help="a bot to compare with, on the same seeds")
-    parser.add_argument("--games", type=arguments.games_count, default=1000,
-                        help="games per opponent and bot, even: each seed twice, sides swapped (default 1000)")
-    parser.add_argument("--league", type=arguments.league, default=3, help="1, 2 or 3 (default 3)")
-    arguments.add_jobs(parser)
-    parser.add_argument("--seed", type=arguments.seed, default=0,
-                        help="picks the game seeds (the `tuner match` stream: never a study's search seeds)")
-    parser.add_argument("--json", action="store_true", help="print one JSON object")
-    arguments.add_time_limits(parser)
+    arguments.add_paired_games(
+        parser, "games per opponent and bot, even: each seed twice, sides swapped (default 1000)",
+        "picks the game seeds (the `tuner match` stream: never a study's search seeds)", "print one JSON object")
     parser.set_defaults(run=run)
 
 
@@ -40,8 +35,7 @@ def run(args) -> int:
     from tuner.results.botnames import parse_bot_name
     from tuner.versions import versions
 
-    if args.games % 2:
-        raise UserError(f"--games must be even (each seed is played twice with sides swapped), got {args.games}")
+    arguments.check_even_games(args.games)
     panel = args.against + args.held_out
     if len(set(panel)) != len(panel):
         raise UserError("--against, --held-out: an opponent is listed twice")

@@ -13,13 +13,9 @@ def register(commands) -> None:
     parser = commands.add_parser("match", help="play N games between two bots and compare them")
     parser.add_argument("bot_a", metavar="A", help="the bot to evaluate")
     parser.add_argument("bot_b", metavar="B", help="its opponent")
-    parser.add_argument("--games", type=arguments.games_count, default=1000,
-                        help="number of games, even: N/2 seeds, each played twice with sides swapped (default 1000)")
-    parser.add_argument("--league", type=arguments.league, default=3, help="1, 2 or 3 (default 3)")
-    arguments.add_jobs(parser)
-    parser.add_argument("--seed", type=arguments.seed, default=0, help="picks the game seeds (default 0)")
-    parser.add_argument("--json", action="store_true", help="print one JSON object, with every game")
-    arguments.add_time_limits(parser)
+    arguments.add_paired_games(
+        parser, "number of games, even: N/2 seeds, each played twice with sides swapped (default 1000)",
+        "picks the game seeds (default 0)", "print one JSON object, with every game")
     parser.set_defaults(run=run)
 
 
@@ -31,8 +27,7 @@ def run(args) -> int:
     from tuner.results.botnames import parse_bot_name
     from tuner.versions import versions
 
-    if args.games % 2:
-        raise UserError(f"--games must be even (each seed is played twice with sides swapped), got {args.games}")
+    arguments.check_even_games(args.games)
     try:
         bot_a, bot_b = parse_bot_name(args.bot_a, args.league), parse_bot_name(args.bot_b, args.league)
     except BotSpecError as error:

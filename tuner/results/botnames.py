@@ -32,5 +32,8 @@ def parse_bot_name(text: str, league: int = 3) -> Bot:
 
 
 def study_bot(config: StudyConfig, name: str) -> Bot:
-    """A bot named in a study file (its files relative to the study file), for the study's league."""
-    return parse_bot_name(relative_bot(name, config.path.parent), config.league)
+    """A bot named in a study file (its files relative to the study file), for the study's league: built the first
+    time it is asked for, the same bot after."""
+    if name not in config.bots:
+        config.bots[name] = parse_bot_name(relative_bot(name, config.path.parent), config.league)
+    return config.bots[name]

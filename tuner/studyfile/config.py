@@ -3,7 +3,7 @@ overrides parsed, and each field typed, so that mypy catches a misspelt one (`co
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Generic, Literal, Optional, TypeVar, overload
 
@@ -54,6 +54,9 @@ class StudyConfig:
     artifacts: Path
     search: dict[str, Override]  # name -> Override
     storage_source: str = "field 'storage'"  # where the storage was given, for error messages
+    # The bots its names describe, each built once (`tuner.results.botnames.study_bot`): a `study:` opponent's study
+    # file and storage are read once per command, a `cpp:` source checked once.
+    bots: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
     name = AsWritten[str]()
     league = AsWritten[int]()
