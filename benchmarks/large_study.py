@@ -65,8 +65,8 @@ sigma = 0.03
 population = 28
 pairs = 500
 opponents = ["heuristic"]
-pruner = "wilcoxon"
-validation_pairs = 500
+race = "wilcoxon"
+finals_pairs = 500
 """
 
 

@@ -14,7 +14,7 @@ ev_place_line: how beam's defaults were first found); `--start middle` puts ever
 the middle of its range. The rest of the bot is its defaults. Then the chosen bot, the naive start and the bot's
 own defaults play the same held-out seeds (the `match` stream, never a study's; each seed twice, sides swapped)
 against the study's validation panel, the pool's styles and the held-out ones apart, at the search's budget and at
-the playing budget (`[finals]`). Prints, per opponent and budget, each bot's win rate, the tuned bot's gain over
+the playing budget (`[playing_budget]`). Prints, per opponent and budget, each bot's win rate, the tuned bot's gain over
 the naive start with its 95% interval (paired on the seeds), and the share of the defaults' own gain over the naive
 start that tuning recovered. Minutes of CPU: the study's own time, then 3 x 2 x games per opponent."""
 from __future__ import annotations
@@ -120,7 +120,7 @@ def report(config, chosen: dict, naive: dict, defaults: dict, args) -> None:
     opponents = {name: study_bot(config, name) for name in panel}
     seeds = game_seeds(args.seed, args.games // 2, "match")
     runner = GameRunner(config.league, 2 if args.jobs == "all" else int(args.jobs))
-    budgets = {"search's budget": {}, "playing budget": config.finals} if config.finals else \
+    budgets = {"search's budget": {}, "playing budget": config.playing_budget} if config.playing_budget else \
         {"search's budget": {}}
     rows = []
     for label, playing in budgets.items():

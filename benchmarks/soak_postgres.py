@@ -3,7 +3,7 @@ connections terminated and workers SIGKILLed (and started again) at random momen
 
     python benchmarks/soak_postgres.py                                 3 workers, 10 minutes, a fault a minute
     python benchmarks/soak_postgres.py --workers 3 --duration 1800 --every 60     the half hour of docs/workers.md
-    python benchmarks/soak_postgres.py --duration 60 --every 10 --validation-pairs 20   a quick look (~3 minutes)
+    python benchmarks/soak_postgres.py --duration 60 --every 10 --finals-pairs 20   a quick look (~3 minutes)
 
 A private server (tests/tuner/storage: `initdb` into a temporary folder, a free port; PostgreSQL's
 binaries must be installed, and as root it runs as the `postgres` user); the shared test server is never touched.
@@ -52,13 +52,14 @@ from tests.tuner.storage.soak import (  # noqa: E402
     trials_of,
 )
 
-REPLACED = ("name", "trials", "timeout", "storage", "heartbeat_interval", "grace_period", "validation_pairs")
+REPLACED = ("name", "trials", "timeout", "storage", "heartbeat_interval", "grace_period", "finals_pairs",
+            "validation_pairs")  # the last: finals_pairs's old name
 
 
 def soak_study(source: Path, folder: Path, name: str, url: str, grace: int, trials: int | None = None,
-               timeout: float | None = None, validation_pairs: int | None = None) -> Path:
+               timeout: float | None = None, finals_pairs: int | None = None) -> Path:
     """A copy of `source` in `folder` named `name` on the server `url`: its trial count or time budget, its
-    heartbeats (and validation pairs) replaced."""
+    heartbeats (and the finals' seed pairs) replaced."""
     kept = [line for line in source.read_text(encoding="utf-8").splitlines()
             if not re.match(rf"^({'|'.join(REPLACED)})\s*=", line)]
     fields = {"name": f'"{name}"', "storage": f'"{url}"', "heartbeat_interval": str(max(1, grace // 6)),
@@ -67,8 +68,8 @@ def soak_study(source: Path, folder: Path, name: str, url: str, grace: int, tria
         fields["trials"] = str(trials)
     if timeout is not None:
         fields["timeout"] = f"{timeout:g}"
-    if validation_pairs is not None:
-        fields["validation_pairs"] = str(validation_pairs)
+    if finals_pairs is not None:
+        fields["finals_pairs"] = str(finals_pairs)
     path = folder / f"{name}.toml"
     path.write_text("\n".join([f"{key} = {value}" for key, value in fields.items()] + kept) + "\n",
                     encoding="utf-8")
@@ -111,7 +112,7 @@ def main() -> int:
     parser.add_argument("--study", type=Path, default=ROOT / "studies" / "heuristic.toml", help="the study file")
     parser.add_argument("--grace", type=int, default=30, help="the studies' grace_period in seconds (default 30; "
                         "heartbeats every sixth of it)")
-    parser.add_argument("--validation-pairs", type=int, help="the finals' seed pairs (default: the study's)")
+    parser.add_argument("--finals-pairs", type=int, help="the finals' seed pairs (default: the study's)")
     parser.add_argument("--seed", type=int, default=49, help="seeds the faults' moments and kinds")
     args = parser.parse_args()
     reason = missing()
@@ -128,7 +129,7 @@ def main() -> int:
 
 def run(args, server: PrivateServer, folder: Path) -> int:
     calm = soak_study(args.study, folder, "calm", server.url, args.grace, timeout=args.duration,
-                      validation_pairs=args.validation_pairs)
+                      finals_pairs=args.finals_pairs)
     print(f"run 1, no faults: {args.workers} workers tune for {args.duration:g} s, then play the finals")
     start = time.monotonic()
     workers = [Worker(calm) for _ in range(args.workers)]
@@ -142,7 +143,7 @@ def run(args, server: PrivateServer, folder: Path) -> int:
     print(f"  {target} trials finished, {calm_seconds:.0f} s; chosen: {calm_chosen}")
 
     stormy = soak_study(args.study, folder, "stormy", server.url, args.grace, trials=target,
-                        validation_pairs=args.validation_pairs)
+                        finals_pairs=args.finals_pairs)
     print(f"run 2, faults every {args.every:g} s on average: {args.workers} workers tune {target} trials, then "
           f"play the finals")
     result = soak(server, stormy, args.workers, duration=float("inf"), every=args.every, seed=args.seed,

@@ -44,7 +44,7 @@ def study_run(study: Path, jobs: int, timeout: float) -> dict:
     with tempfile.TemporaryDirectory(prefix="study-speed-") as folder:
         copy = Path(folder) / study.name
         text = study.read_text()
-        text = re.sub(r"^validation_pairs\s*=.*$", "validation_pairs = 0", text, flags=re.M)
+        text = re.sub(r"^(finals|validation)_pairs\s*=.*$", "finals_pairs = 0", text, flags=re.M)
         copy.write_text(text)
         for sibling in study.parent.glob("*.json"):  # parameter files a pool may name
             shutil.copy(sibling, Path(folder) / sibling.name)

@@ -58,7 +58,7 @@ def study_text(name: str, bot: str, pool: list, objective: str, trials: int, pai
     lines = [f'name = "{name}"', "league = 3", f"seed = {seed}", f'bot = "{bot}"', 'sampler = "cmaes"',
              f"sigma = {sigma}", "population = 28", f"trials = {trials}", f"pairs = {pairs}",
              f"opponents = {json.dumps(pool + ['hall-of-fame:2'])}", f'objectives = "{objective}"',
-             'pruner = "wilcoxon"', f"pruner_startup_pairs = {max(2, pairs // 5)}", "validation_pairs = 100",
+             'race = "wilcoxon"', f"race_first_pairs = {max(2, pairs // 5)}", "finals_pairs = 100",
              f"validation_opponents = {json.dumps([point(s) for s in pool])}", "finalists = 5"]
     if finals_held_out:
         lines.append(f"held_out_opponents = {json.dumps(list(finals_held_out))}")

@@ -131,11 +131,11 @@ def toml_value(value) -> str:
 
 
 def write_study(directory: Path, name: str = "tiny", **fields) -> Path:
-    """A small study file in `directory` (TOML); `fields` override or add top-level fields; search= and finals= a
-    dict (the tables)."""
+    """A small study file in `directory` (TOML); `fields` override or add top-level fields; search= and
+    playing_budget= a dict (the tables)."""
     values = {"name": name, "league": 3, "seed": 5, "trials": 6, "pairs": 30, "population": 4,
-              "validation_pairs": 20, **fields}
-    tables = {table: values.pop(table, None) for table in ("search", "finals")}
+              "finals_pairs": 20, **fields}
+    tables = {table: values.pop(table, None) for table in ("search", "playing_budget", "finals")}  # finals: old
     lines = [f"{key} = {toml_value(value)}" for key, value in values.items() if value is not None]
     for table, entries in tables.items():
         if entries:

@@ -26,8 +26,9 @@ from tuner.studyfile.space import SearchSpace
 
 
 def _playing_budget(chosen: ChosenRecord) -> str:
-    """" at the playing budget (...)" for a study with [finals], " (...)" for a program's recorded budget, or "":
-    the budget the chosen bot's figures were played at, with its limits for a program (older records: the values)."""
+    """" at the playing budget (...)" for a study with [playing_budget], " (...)" for a program's recorded budget,
+    or "": the budget the chosen bot's figures were played at, with its limits for a program (older records: the
+    values)."""
     recorded = chosen.budget or chosen.finals_params
     return f" at the playing budget ({shown_budget(recorded)})" if chosen.finals_params else \
         f" ({shown_budget(recorded)})" if recorded else ""
@@ -159,7 +160,7 @@ class TuneReport:
 
     def parameters(self, space: SearchSpace, values: dict) -> None:
         # the budget the values are given at is the baseline's too (the chosen bot's: the playing one)
-        base = {**space.baseline(), **{name: values[name] for name in self.config.finals if name in values}}
+        base = {**space.baseline(), **{name: values[name] for name in self.config.playing_budget if name in values}}
         changed = [(p.name, base[p.name], values[p.name]) for p in space.schema if values[p.name] != base[p.name]]
         print(f"  parameters: {len(changed)} of {len(space.schema)} differ from the baseline"
               + (":" if changed else ""))

@@ -15,7 +15,7 @@ from tuner.play.stats import Tally
 
 CHOSEN = "chosen"
 GAUNTLET = "gauntlet"  # the chosen bot against the baseline at the playing budget
-GAUNTLET_SEARCH_BUDGET = "gauntlet_search_budget"  # the same at the search's budget (a study with [finals])
+GAUNTLET_SEARCH_BUDGET = "gauntlet_search_budget"  # the same at the search's budget (a study with [playing_budget])
 GAUNTLET_DEFAULTS = "gauntlet_defaults"  # the bot's own defaults on the same seeds (a study with a first draft)
 BASELINE = "baseline (trial 0)"  # the label of the finalist that is the study's start
 
@@ -51,7 +51,7 @@ class ChosenRecord:
     how: str  # the rule that chose it, in words (the export's header quotes it)
     finalists: list[FinalistScore]
     validation: dict  # its held-out record (the study's `validation:N` for a trial), `overall` a Tally's JSON
-    finals_params: dict = field(default_factory=dict)  # the study's [finals] when it was chosen
+    finals_params: dict = field(default_factory=dict)  # the study's [playing_budget] when it was chosen
     budget: Optional[dict] = None  # the playing budget with its limits (a study with a budget)
     search_budget: Optional[dict] = None
     finals_confidence: float = 0.0

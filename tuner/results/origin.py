@@ -111,7 +111,7 @@ def _trial_source(config: StudyConfig, study, trial, exported: Optional[str] = N
 def trial_values(config: StudyConfig, trial: Optional[int], exported: Optional[str] = None):
     """(every parameter's value, where they came from) of a study's chosen bot, or of trial `trial`: what
     `tuner export STUDY.toml --template SOURCE` fills in and `-o FILE.json` writes for a program bot. The values
-    are the ones to submit: a trial's at the playing budget (`[finals]`: a program's `time_ms` at 90, not at the
+    are the ones to submit: a trial's at the playing budget (`[playing_budget]`: a program's `time_ms` at 90, not at the
     search's 5), which `source["budget"]` states with its limits."""
     study, chosen = load_pick(config, trial)
     source = _trial_source(config, study, chosen.trial, exported) if chosen.trial is not None else \

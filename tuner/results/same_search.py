@@ -8,6 +8,7 @@ import json
 
 from tuner.errors import UserError
 from tuner.studyfile.config import SETTING_BEFORE_IT_EXISTED, StudyConfig
+from tuner.studyfile.renamed import recorded_setting
 
 READ_SETTINGS = ("bot", "parameters", "league", "objectives")
 """What a study's reader takes from the study file: the bot its trials' parameters belong to, the league it plays,
@@ -29,7 +30,7 @@ def check_same_search(config: StudyConfig, study, reading: bool = False) -> None
         return
     current = config.search_settings()
     for key in READ_SETTINGS if reading else current:
-        was = recorded.get(key, SETTING_BEFORE_IT_EXISTED.get(key))
+        was = recorded_setting(recorded, key, SETTING_BEFORE_IT_EXISTED.get(key))
         if was != current[key]:
             what = ("restore the field to read the study, or run a new one under another 'name'" if reading else
                     "a study resumes only with the same search settings (restore the field, or change 'name' to "

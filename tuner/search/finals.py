@@ -25,12 +25,12 @@ Then the chosen bot and the baseline play the gauntlet on other held-out seeds (
 opponent in its own row and each group apart, with their paired differences; a row where the chosen bot is
 significantly worse is a regression, printed as a warning and recorded (`gauntlet`).
 
-Two budgets (`[finals]`): a search bot's trials can play at a short budget (fixed in `[search]`, cheap enough for
-thousands of trials) and its finals and gauntlet at the budget it will play at (`[finals]`, as Fishtest confirms a
-short time control's result at a long one). Every finalist and the baseline then play the finals at the playing
-budget, so a finalist whose gain at the short budget does not hold there scores below the baseline and is not
-chosen; the chosen bot's parameters are the ones it played the finals with. The gauntlet is played at both
-budgets (`gauntlet`, the playing budget's; `gauntlet_search_budget`).
+Two budgets (`[playing_budget]`): a search bot's trials can play at a short budget (fixed in `[search]`, cheap
+enough for thousands of trials) and its finals and gauntlet at the budget it will play at (`[playing_budget]`, as
+Fishtest confirms a short time control's result at a long one). Every finalist and the baseline then play the
+finals at the playing budget, so a finalist whose gain at the short budget does not hold there scores below the
+baseline and is not chosen; the chosen bot's parameters are the ones it played the finals with. The gauntlet is
+played at both budgets (`gauntlet`, the playing budget's; `gauntlet_search_budget`).
 
 Shared by the study's workers: each finalist's games and each gauntlet are a unit of work (`units`, keyed by what
 decides their result: the parameters, the seeds, the opponents, the versions), that the workers ending the search
@@ -89,7 +89,7 @@ def unit_key(kind: str, config: StudyConfig, **inputs) -> str:
     """A unit of the finals' work, named by everything its result depends on: not the machine's CPU (games play
     the same on every CPU), so that workers on several machines share it."""
     code = {name: version for name, version in versions().items() if name != "cpu"}
-    described = {"kind": kind, "league": config.league, "seed": config.seed, "pairs": config.validation_pairs,
+    described = {"kind": kind, "league": config.league, "seed": config.seed, "pairs": config.finals_pairs,
                  "panel": validation_panel(config), "versions": versions_key(code), **inputs}
     digest = hashlib.sha256(json.dumps(described, sort_keys=True, default=str).encode()).hexdigest()[:20]
     return f"{kind}:{digest}"
@@ -187,7 +187,7 @@ def choose(config: StudyConfig, runner: GameRunner, study, space, sampler, bot_o
     candidates = finalists(config, study, space, sampler)
     if not candidates:
         return None
-    seeds = game_seeds(config.seed, config.validation_pairs, "validation")
+    seeds = game_seeds(config.seed, config.finals_pairs, "validation")
     panel = validation_panel(config)
     opponents = {name: study_bot(config, name) for name in panel}
 
@@ -224,7 +224,7 @@ def choose(config: StudyConfig, runner: GameRunner, study, space, sampler, bot_o
     playing, searched = (budget_record(config, params) for params in (config.at_playing_budget(best.params),
                                                                         best.params))
     budget = (f", every finalist played at the playing budget ({shown_budget(playing)}; the search played "
-              f"{shown_budget(searched)})" if config.finals else
+              f"{shown_budget(searched)})" if config.playing_budget else
               f", every finalist played with {shown_budget(playing)}" if playing else "")
     how = (f"the best gain over the baseline on {len(seeds)} held-out seed pairs{budget}: {groups}; among "
            f"{len(results)} finalists: the {config.finalists} best fully played trials, the latest batches' best, "
@@ -235,8 +235,8 @@ def choose(config: StudyConfig, runner: GameRunner, study, space, sampler, bot_o
     chosen = ChosenRecord(
         best.label, best.trial, config.at_playing_budget(best.params), best.params, how,
         [FinalistScore(f.label, f.trial, e.overall, scores[f.label], confidence[f.label]) for f, e in results],
-        _validation_record(config, best, evaluation), config.finals, playing or None, searched if playing else None,
-        config.finals_confidence, now_iso())
+        _validation_record(config, best, evaluation), config.playing_budget, playing or None,
+        searched if playing else None, config.finals_confidence, now_iso())
     write_chosen(study, chosen)
     study.set_user_attr("validation", chosen.validation)
     return chosen
@@ -251,23 +251,23 @@ def evaluation_of(margins: list, opponents: list) -> Evaluation:
 def gauntlets(config: StudyConfig, runner: GameRunner, study, chosen: ChosenRecord, baseline: dict, bot_of,
               shared: Shared = played_here, defaults: Optional[dict] = None) -> tuple[dict, Optional[dict]]:
     """The chosen bot and the baseline against the validation panel, recorded: at the playing budget
-    (`gauntlet`), and with a playing budget (`[finals]`) at the search's too (`gauntlet_search_budget`: the gain the
-    search saw, beside the one that holds where the bot plays; None without one). Their seeds are held out from the
-    search and from the choice among the finalists too (stream `gauntlet`): on the choice's own seeds the chosen
-    bot's figures would be optimistic, the maximum of several noisy ones. Played `shared` with the study's other
+    (`gauntlet`), and with a playing budget (`[playing_budget]`) at the search's too (`gauntlet_search_budget`: the
+    gain the search saw, beside the one that holds where the bot plays; None without one). Their seeds are held out
+    from the search and from the choice among the finalists too (stream `gauntlet`): on the choice's own seeds the
+    chosen bot's figures would be optimistic, the maximum of several noisy ones. Played `shared` with the study's other
     workers. With `defaults` (the bot's own, when the baseline is another start: a first draft), those play the
     same seeds at the playing budget too (`gauntlet_defaults`): the before/after table's third column, played
     without the baseline, whose games on these seeds `gauntlet` holds already."""
     playing_baseline = config.at_playing_budget(baseline)
     budgets: dict[str, tuple[str, dict, Optional[dict]]] = {
         GAUNTLET: (chosen.label, chosen.params, playing_baseline)}
-    if config.finals:
+    if config.playing_budget:
         budgets[GAUNTLET_SEARCH_BUDGET] = (chosen.label, chosen.search_params, baseline)
     if defaults is not None and defaults != baseline:
         budgets[GAUNTLET_DEFAULTS] = ("defaults", config.at_playing_budget(defaults), None)
 
     def play(label: str, params: dict, against: Optional[dict]) -> dict:
-        seeds = game_seeds(config.seed, config.validation_pairs, "gauntlet")
+        seeds = game_seeds(config.seed, config.finals_pairs, "gauntlet")
         opponents = {name: study_bot(config, name) for name in validation_panel(config)}
         gauntlet = run_gauntlet(runner, bot_of(params, label), opponents, seeds,
                                 None if against is None else bot_of(against, "baseline"),
@@ -287,7 +287,7 @@ def gauntlets(config: StudyConfig, runner: GameRunner, study, chosen: ChosenReco
 
 def _validation_record(config: StudyConfig, finalist: Finalist, evaluation) -> dict:
     budget = budget_record(config, config.at_playing_budget(finalist.params))
-    return {"seed": config.seed, "stream": "validation", "pairs": config.validation_pairs,
+    return {"seed": config.seed, "stream": "validation", "pairs": config.finals_pairs,
             "opponents": config.validation_opponents, "held_out_opponents": config.held_out_opponents,
             "trial": finalist.trial, "label": finalist.label, **({"budget": budget} if budget else {}),
             **evaluation.to_json(), "date": now_iso()}

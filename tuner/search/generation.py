@@ -126,8 +126,8 @@ class BatchPlayer:
         first_trial, first_params = next(batch)
         opponents = self.pool.for_batch(study, first_trial.number)
         order = race_order(config.seed, first_trial.number, config.pairs)
-        race = Race(size, len(opponents), config.pairs, config.pruner_startup_pairs, config.pruner_p,
-                    pruning=config.pruner == "wilcoxon" and not multi,
+        race = Race(size, len(opponents), config.pairs, config.race_first_pairs, config.race_p,
+                    pruning=config.race == "wilcoxon" and not multi,
                     max_block=max(1, MAX_BLOCK_GAMES // (2 * (size + 1) * len(opponents))),
                     shares=[config.opponent_shares.get(o.entry, 1.0) for o in opponents],
                     softness=config.min_gain_softness if config.objectives == "min-gain" else None)

@@ -209,7 +209,7 @@ def finish(config: StudyConfig, runner: GameRunner, study, space, sampler, bot_o
     workers that end the search."""
     finished = count_trials(study)["COMPLETE"]
     chosen = read_chosen(study)
-    if chosen is None or not chosen.is_current(finished, config.finals, config.finals_confidence):
+    if chosen is None or not chosen.is_current(finished, config.playing_budget, config.finals_confidence):
         chosen = choose(config, runner, study, space, sampler, bot_of, notify=report.message, shared=shared)
         if chosen is None:
             return None
@@ -219,7 +219,7 @@ def finish(config: StudyConfig, runner: GameRunner, study, space, sampler, bot_o
         write_chosen(study, chosen.with_finished(finished))
     else:
         gauntlet = read_gauntlet(study)
-        search_gauntlet = read_gauntlet(study, GAUNTLET_SEARCH_BUDGET) if config.finals else None
+        search_gauntlet = read_gauntlet(study, GAUNTLET_SEARCH_BUDGET) if config.playing_budget else None
     report.chosen(chosen, gauntlet, search_gauntlet)
     report.parameters(space, chosen.params)
     report.before_after(chosen, gauntlet,
@@ -300,7 +300,7 @@ def run_tune(config: StudyConfig, report: RunReport, trials: Optional[int] = Non
         summary.best_number = best.number
         if summary.interrupted:
             report.choice_skipped()
-        elif config.validation_pairs > 0:
+        elif config.finals_pairs > 0:
             shared = partial(share, study, lock, interval=config.heartbeat_interval, grace=config.grace_period,
                              notify=report.message, outage=outage)
             summary.validation = finish(config, runner, study, space, sampler, bot_of, report, shared)

@@ -16,7 +16,7 @@ from tuner.studyfile.problems import StudyFileError
 
 # The settings that decide what a trial is: a study resumes only if they are unchanged.
 SEARCH_SETTINGS = ("bot", "parameters", "league", "seed", "sampler", "population", "sigma", "pairs", "opponents",
-                   "opponent_shares", "objectives", "min_gain_softness", "pruner", "pruner_p", "pruner_startup_pairs",
+                   "opponent_shares", "objectives", "min_gain_softness", "race", "race_p", "race_first_pairs",
                    "search", "baseline")
 # The value of a setting that studies created before it existed were run with.
 SETTING_BEFORE_IT_EXISTED: dict[str, Any] = {"opponent_shares": {}, "min_gain_softness": 0.02, "baseline": None}
@@ -74,9 +74,9 @@ class StudyConfig:
     min_gain_softness = AsWritten[float]()
     margin_weight = AsWritten[float]()
     margin_scale = AsWritten[float]()
-    pruner_p = AsWritten[float]()
-    pruner_startup_pairs = AsWritten[int]()
-    validation_pairs = AsWritten[int]()
+    race_p = AsWritten[float]()
+    race_first_pairs = AsWritten[int]()
+    finals_pairs = AsWritten[int]()
     held_out_opponents = AsWritten[list[str]]()
     finalists = AsWritten[int]()
     finals_confidence = AsWritten[float]()
@@ -99,10 +99,10 @@ class StudyConfig:
         return self.file.baseline_values
 
     @property
-    def finals(self) -> dict:
-        """`[finals]`: the values the finals and the final gauntlet play the bot with (its playing budget), in place
-        of the ones the search holds fixed; empty: the search's."""
-        return self.file.finals_values
+    def playing_budget(self) -> dict:
+        """`[playing_budget]`: the values the finals and the final gauntlet play the bot with, in place of the ones
+        the search holds fixed; empty: the search's."""
+        return self.file.playing_budget_values
 
     def pair_value(self, margins):
         """Each seed pair's score ((..., 2) margins in, (...) out): its points, blended with the margins' reward
@@ -113,7 +113,7 @@ class StudyConfig:
 
     def at_playing_budget(self, params: dict) -> dict:
         """A bot's parameters as the finals play it."""
-        return {**params, **self.finals}
+        return {**params, **self.playing_budget}
 
     @property
     def sigma(self) -> Optional[float]:
@@ -126,8 +126,8 @@ class StudyConfig:
         return self.file.objectives_resolved
 
     @property
-    def pruner(self) -> str:
-        return self.file.pruner or ("none" if self.multi_objective else "wilcoxon")
+    def race(self) -> str:
+        return self.file.race or ("none" if self.multi_objective else "wilcoxon")
 
     @property
     def validation_opponents(self) -> list[str]:

@@ -20,6 +20,7 @@ table of fields (`field_table`). Their public names are importable from here too
 """
 from __future__ import annotations
 
+import sys
 import tomllib
 from pathlib import Path
 from typing import Optional
@@ -34,6 +35,7 @@ from tuner.studyfile.messages import first_problem
 from tuner.studyfile.model import StudyFile
 from tuner.studyfile.overrides import Override, search_overrides
 from tuner.studyfile.problems import FieldProblem, StudyFileError
+from tuner.studyfile.renamed import with_current_names
 
 
 def read_study_file(path, storage: Optional[str] = None) -> StudyConfig:
@@ -47,12 +49,16 @@ def read_study_file(path, storage: Optional[str] = None) -> StudyConfig:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
         raise StudyFileError(f"{path}: not valid TOML ({error})") from None
+    data, notes = with_current_names(data, path)
+    for note in notes:
+        print(note, file=sys.stderr)
     config = parse_study(data, path, text)
     return config if storage is None else config.with_storage(storage)
 
 
 def parse_study(data: dict, path: Path, text: str = "") -> StudyConfig:
-    """The study `data` (a study file's TOML) describes, or StudyFileError with one line."""
+    """The study `data` (a study file's TOML, its fields under their current names: `with_current_names`)
+    describes, or StudyFileError with one line."""
     folder = path.parent
     try:
         model = StudyFile.model_validate(data, context={"folder": folder})

@@ -27,7 +27,7 @@ from engine.players import MAX_TIME_LIMIT_MS
 from tuner.programs.program import CPP_PREFIX, ProgramBot, ProgramError
 from tuner.storage.url import StorageURL, StorageURLError
 from tuner.studyfile.entries import HALL_OF_FAME, check_bot_name, hall_of_fame_entry, relative_bot
-from tuner.studyfile.overrides import finals_values, search_overrides
+from tuner.studyfile.overrides import playing_budget_values, search_overrides
 from tuner.studyfile.problems import FieldProblem, show
 from tuner.studyfile.program_budget import check_budget
 
@@ -141,17 +141,17 @@ class StudyFile(BaseModel):
     margin_scale: float = Field(20.0, gt=0, le=200, **field_doc(
         "points > 0", "with `margin_weight`: the score margin that makes a game's margin reward 3/4 (a loss by as "
         "much: 1/4)", allowed="a number of points in (0, 200]"))
-    pruner: Optional[Literal["wilcoxon", "none"]] = Field(None, **field_doc(
+    race: Optional[Literal["wilcoxon", "none"]] = Field(None, **field_doc(
         "string", "`wilcoxon`: race each generation on common seeds and drop a trial that a Wilcoxon signed-rank test "
         "finds worse than the generation's leader; `none`: every trial plays every pair. Default: `wilcoxon` with "
         "one objective, else `none`", allowed="one of wilcoxon, none"))
-    pruner_p: float = Field(0.1, gt=0, lt=1, **field_doc(
+    race_p: float = Field(0.1, gt=0, lt=1, **field_doc(
         "number in (0, 1)", "p-value under which the race drops a trial", allowed="a number in (0, 1)"))
-    pruner_startup_pairs: int = Field(20, ge=2, **field_doc(
+    race_first_pairs: int = Field(20, ge=2, **field_doc(
         "integer >= 2", "seed pairs a trial plays before it can be dropped (the race's first block)"))
-    validation_pairs: int = Field(500, ge=0, le=MAX_PAIRS, **field_doc(
+    finals_pairs: int = Field(500, ge=0, le=MAX_PAIRS, **field_doc(
         "integer >= 0", "held-out seed pairs (never used in the search) on which `tuner tune` re-evaluates its "
-        "finalists, per validation opponent; 0: no validation"))
+        "finalists, per validation opponent; 0: no finals"))
     validation_opponents: Optional[list[str]] = Field(None, **field_doc(
         "list of bot names", "opponents of the validation; default: the pool's bots without the hall of fame "
         "(`heuristic` if none)", allowed="a non-empty list of bot names"))
@@ -198,14 +198,14 @@ class StudyFile(BaseModel):
     search: dict[str, Any] = Field({}, **field_doc(
         "table", "search-space overrides: `name = value` fixes a parameter, `name = [low, high]` narrows its range",
         allowed="a table of parameter = value or [low, high]"))
-    finals: dict[str, Any] = Field({}, **field_doc(
+    playing_budget: dict[str, Any] = Field({}, **field_doc(
         "table", "the playing budget: `name = value` for parameters fixed in [search] (a search bot's budget: the "
         "trials play at the short one), the values the finals and the final gauntlet play every finalist and the "
         "baseline with. A finalist whose gain at the search's budget does not hold at this one is not chosen; the "
         "gauntlet reports both budgets", allowed="a table of parameter = value, each parameter fixed in [search]"))
 
     _overrides: dict = PrivateAttr(default_factory=dict)
-    _finals: dict = PrivateAttr(default_factory=dict)
+    _playing_budget: dict = PrivateAttr(default_factory=dict)
     _baseline: Optional[dict] = PrivateAttr(default=None)
     _program: Optional[ProgramBot] = PrivateAttr(default=None)
 
@@ -291,9 +291,9 @@ class StudyFile(BaseModel):
             raise FieldProblem(f"must be a table of parameter = value or [low, high], got {show(value)}")
         return value
 
-    @field_validator("finals", mode="before")
+    @field_validator("playing_budget", mode="before")
     @classmethod
-    def _finals_table(cls, value):
+    def _playing_budget_table(cls, value):
         if not isinstance(value, dict):
             raise FieldProblem(f"must be a table of parameter = value, got {show(value)}")
         return value
@@ -316,9 +316,9 @@ class StudyFile(BaseModel):
                 if entry in (getattr(self, field) or []):
                     raise FieldProblem(f"{entry!r} is also in {field!r}: a held-out opponent is one no trial meets, "
                                        f"reported apart from the pool's", "held_out_opponents")
-        if self.pruner == "wilcoxon" and self.objectives_resolved == "per-opponent":
-            raise FieldProblem("'wilcoxon' prunes one objective; with objectives = 'per-opponent' use pruner = "
-                               "'none'", "pruner")
+        if self.race == "wilcoxon" and self.objectives_resolved == "per-opponent":
+            raise FieldProblem("'wilcoxon' races one objective; with objectives = 'per-opponent' use race = "
+                               "'none'", "race")
         if self.grace_period <= self.heartbeat_interval:
             raise FieldProblem(f"must be an integer > heartbeat_interval ({self.heartbeat_interval}), got "
                                f"{self.grace_period}", "grace_period")
@@ -328,7 +328,7 @@ class StudyFile(BaseModel):
             check_budget(self._program.parameters, self._overrides)
         if all(name in self._overrides and self._overrides[name].fixed for name in (p.name for p in schema)):
             raise FieldProblem("every parameter is fixed; leave at least one to search", "search")
-        self._finals = finals_values(self.finals, schema, self._overrides)
+        self._playing_budget = playing_budget_values(self.playing_budget, schema, self._overrides)
         if self.search_bot is not None:
             _check_search_bot(self.search_bot, self.bot, schema)
         if self.baseline is not None:
@@ -371,9 +371,9 @@ class StudyFile(BaseModel):
         return self._baseline
 
     @property
-    def finals_values(self) -> dict:
-        """The `finals` table, checked (name -> value)."""
-        return self._finals
+    def playing_budget_values(self) -> dict:
+        """The `playing_budget` table, checked (name -> value)."""
+        return self._playing_budget
 
     @property
     def objectives_resolved(self) -> str:

@@ -1,5 +1,5 @@
 """A study file's `[search]` table, each entry fixing a parameter of the tuned bot or narrowing its range, and its
-`[finals]` table, the values some of those fixed parameters take in the finals (the playing budget)."""
+`[playing_budget]` table, the values some of those fixed parameters take in the finals (the playing budget)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -66,17 +66,17 @@ def search_overrides(value: dict, schema: Schema) -> dict:
     return out
 
 
-def finals_values(value: dict, schema: Schema, overrides: dict) -> dict:
-    """The `finals` table, checked: for parameters the search holds fixed (a search bot's budget, say), the values
-    the finals and the final gauntlet play every finalist and the baseline with instead."""
+def playing_budget_values(value: dict, schema: Schema, overrides: dict) -> dict:
+    """The `playing_budget` table, checked: for parameters the search holds fixed (a search bot's budget, say), the
+    values the finals and the final gauntlet play every finalist and the baseline with instead."""
     out = {}
     for name, spec in value.items():
-        where = f"finals.{name}"
+        where = f"playing_budget.{name}"
         param = _schema_parameter(schema, name, where)
         override = overrides.get(name)
         if override is None or not override.fixed:
-            raise FieldProblem(f"{name} is searched: a [finals] value replaces a parameter the search holds fixed "
-                               f"(give `{name} = VALUE` in [search] too: the budget the trials play at)", where)
+            raise FieldProblem(f"{name} is searched: a [playing_budget] value replaces a parameter the search holds "
+                               f"fixed (give `{name} = VALUE` in [search] too: the budget the trials play at)", where)
         try:
             out[name] = param.check(spec)
         except ParamError as error:

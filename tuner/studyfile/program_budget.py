@@ -5,13 +5,13 @@
     time_ms = { type = "int", low = 1, high = 100, default = 90 }
     [search]
     time_ms = 5            # the trials' budget
-    [finals]
+    [playing_budget]
     time_ms = 90           # the playing budget: the finals, the final gauntlet, the export
 
 A program parameter named `time_ms` is the program's time per move, in milliseconds. It is fixed in `[search]`
-(the trials play at that budget) and `[finals]` gives the playing budget, as a search bot's budget is
+(the trials play at that budget) and `[playing_budget]` gives the playing budget, as a search bot's budget is
 (`tuner.studyfile.overrides`). The referee judges the tuned program by limits that follow the budget it plays: at the
-playing budget P (the `[finals]` value, else the `[search]` one) the study's own limits (`first_timeout`,
+playing budget P (the `[playing_budget]` value, else the `[search]` one) the study's own limits (`first_timeout`,
 `turn_timeout`: CodinGame's 1000 and 100 ms), and at another budget t the same limits scaled by t / P, plus the
 margin a busy machine needs (`budget_margin`, M ms) in full near 0 ms and none from P on:
 
@@ -65,8 +65,8 @@ def check_budget(parameters: dict, overrides: dict) -> None:
     override = overrides.get(BUDGET)
     if override is None or not override.fixed:
         raise FieldProblem(f"{BUDGET} is the program's time per move, which the search does not tune: fix it in "
-                           f"[search] ({BUDGET} = 5: the trials' budget) and give the playing budget in [finals] "
-                           f"({BUDGET} = 90)", f"search.{BUDGET}")
+                           f"[search] ({BUDGET} = 5: the trials' budget) and give the playing budget in "
+                           f"[playing_budget] ({BUDGET} = 90)", f"search.{BUDGET}")
 
 
 def program_budget(config) -> Optional[ProgramBudget]:
@@ -75,7 +75,7 @@ def program_budget(config) -> Optional[ProgramBudget]:
     program = config.program
     if program is None or BUDGET not in program.parameters:
         return None
-    playing = config.finals.get(BUDGET, config.search[BUDGET].value)
+    playing = config.playing_budget.get(BUDGET, config.search[BUDGET].value)
     return ProgramBudget(float(playing), TimeLimits(config.first_timeout, config.turn_timeout),
                          float(config.file.budget_margin))
 
@@ -89,10 +89,10 @@ def limits_of(config, params: dict) -> TimeLimits:
 
 
 def budget_record(config, params: dict) -> dict:
-    """The budget a figure was played at, for its record: the value of each budget parameter (those `[finals]`
+    """The budget a figure was played at, for its record: the value of each budget parameter (those `[playing_budget]`
     sets, and a program's `time_ms`) and, for a program, the limits the referee judged it by. Empty for an
     in-engine bot without a playing budget."""
-    names = list(config.finals)
+    names = list(config.playing_budget)
     if config.program is not None and BUDGET in config.program.parameters and BUDGET not in names:
         names.append(BUDGET)
     out: dict = {name: params[name] for name in names if name in params}

@@ -20,7 +20,7 @@ def refused(capsys, *argv: str) -> str:
 @pytest.fixture(scope="module")
 def study(tmp_path_factory) -> Path:
     """A tiny study that `tuner tune` has run (2 trials), with its journal."""
-    path = write_study(tmp_path_factory.mktemp("study"), trials=2, pairs=4, validation_pairs=2,
+    path = write_study(tmp_path_factory.mktemp("study"), trials=2, pairs=4, finals_pairs=2,
                        opponents=["heuristic"])
     result = run_tuner("tune", str(path), "--no-progress")
     assert result.returncode == 0, result.stderr
@@ -59,7 +59,7 @@ def test_an_output_folder_is_not_an_existing_file(tmp_path):
 def test_a_journal_that_cannot_be_created_is_one_line(tmp_path, given):
     journal = UNWRITABLE.with_suffix(".journal")  # its folder exists, the file cannot be made
     fields = {"storage": str(journal)} if given == "study file" else {}
-    path = write_study(tmp_path, trials=2, pairs=4, validation_pairs=2, opponents=["heuristic"], **fields)
+    path = write_study(tmp_path, trials=2, pairs=4, finals_pairs=2, opponents=["heuristic"], **fields)
     extra = ["--storage", str(journal)] if given == "--storage" else []
     result = run_tuner("tune", str(path), "--no-progress", *extra)
     assert result.returncode == 2, result.stderr

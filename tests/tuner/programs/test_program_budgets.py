@@ -34,9 +34,9 @@ CODINGAME = TimeLimits(1000.0, 100.0)
 
 
 def budget_study(tmp_path, name: str, bot: str, parameters: dict, search: dict, finals: dict, **fields) -> Path:
-    values = {**dict(trials=3, pairs=2, population=3, validation_pairs=2, finalists=1, opponents=["greedy"]),
+    values = {**dict(trials=3, pairs=2, population=3, finals_pairs=2, finalists=1, opponents=["greedy"]),
               **fields}
-    path = write_study(tmp_path, name, bot=bot, search=search, finals=finals, **values)
+    path = write_study(tmp_path, name, bot=bot, search=search, playing_budget=finals, **values)
     lines = ["[parameters]"] + [f"{key} = {{ " + ", ".join(f"{k} = {json.dumps(v)}" for k, v in spec.items()) + " }"
                                 for key, spec in parameters.items()]
     path.write_text(path.read_text() + "\n".join(lines) + "\n")
@@ -185,7 +185,7 @@ def test_a_cpp_study_builds_its_source_plays_it_and_exports_the_source_to_submit
     shutil.copy(TIMED_CPP, source)
     path = budget_study(tmp_path, "cpp", "cpp:timed.cpp --time-ms {time_ms} --pick {pick}", TIMED_PARAMETERS,
                         {"time_ms": 1}, {"time_ms": 3}, opponents=["greedy", "cpp:timed.cpp --time-ms 1 --pick 3"],
-                        validation_pairs=1, budget_margin=200)
+                        finals_pairs=1, budget_margin=200)
     env = {"TUNER_PROGRAM_CACHE": str(build_cache)}
     done = run_tuner("tune", str(path), "--no-progress", "--jobs", "2", env=env)
     assert done.returncode == 0, done.stderr
@@ -220,7 +220,7 @@ def test_the_search_study_tunes_every_marked_constant_of_the_search_bot_from_its
     for name, parameter in program.parameters.items():  # the source as shipped holds the defaults
         literal = re.search(r"=\s*([-0-9.]+);", lines[marks[name] - 1]).group(1)
         assert float(literal) == parameter.default, name
-    assert config.search["time_ms"].value == 5 and config.finals == {"time_ms": 90}
+    assert config.search["time_ms"].value == 5 and config.playing_budget == {"time_ms": 90}
     assert program.parameters["time_ms"].default == 90  # what it plays when submitted
 
 
@@ -272,7 +272,7 @@ def test_two_workers_on_postgresql_each_build_the_program_and_share_the_study(tm
     shutil.copy(TIMED_CPP, tmp_path / "timed.cpp")
     path = budget_study(tmp_path, postgres_study("program"), "cpp:timed.cpp --time-ms {time_ms} --pick {pick}",
                         TIMED_PARAMETERS, {"time_ms": 1}, {"time_ms": 3}, trials=6, storage=postgres_url,
-                        validation_pairs=1, budget_margin=200)
+                        finals_pairs=1, budget_margin=200)
     caches = [tmp_path / f"machine-{k}" for k in range(2)]
     workers = [subprocess.Popen([sys.executable, "-m", "tuner.cli", "tune", str(path), "--no-progress"], cwd=ROOT,
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,

@@ -31,7 +31,7 @@ SLACK = {"first_timeout": 5000, "turn_timeout": 2000}  # a busy test machine mus
 
 def program_study(tmp_path, name="mine", **fields):
     """A study file tuning the example program, with its [parameters] table."""
-    values = {**dict(bot=COMMAND, trials=6, pairs=3, population=3, validation_pairs=2, finalists=2,
+    values = {**dict(bot=COMMAND, trials=6, pairs=3, population=3, finals_pairs=2, finalists=2,
                      opponents=["greedy", "heuristic"], **SLACK), **fields}
     path = write_study(tmp_path, name, **values)
     lines = ["[parameters]"] + [f"{key} = {{ " + ", ".join(f"{k} = {json.dumps(v)}" for k, v in spec.items()) + " }"
@@ -94,7 +94,7 @@ def test_a_program_study_writes_its_parameter_files_in_one_folder_removed_when_i
 
 def test_a_program_opponent_that_breaks_the_rules_is_recorded_per_trial(tmp_path):
     crashing = f"cmd:{sys.executable} {PROGRAMS / 'behave.py'} crash 15"
-    path = write_study(tmp_path, "field", trials=3, pairs=4, population=2, validation_pairs=0,
+    path = write_study(tmp_path, "field", trials=3, pairs=4, population=2, finals_pairs=0,
                        opponents=["greedy", crashing], **SLACK)
     result = run_tuner("tune", str(path), "--no-progress")
     assert result.returncode == 0, result.stderr
@@ -125,7 +125,7 @@ def test_a_program_that_cannot_start_stops_the_study_before_its_first_trial(tmp_
 
 def test_a_tuned_program_disqualified_in_most_games_fails_with_its_reason(tmp_path):
     path = write_study(tmp_path, "garbage", bot=f"cmd:{sys.executable} {PROGRAMS / 'behave.py'} garbage {{turn}}",
-                       trials=4, pairs=3, population=2, validation_pairs=0, **SLACK)
+                       trials=4, pairs=3, population=2, finals_pairs=0, **SLACK)
     path.write_text(path.read_text() + '[parameters]\nturn = { type = "int", low = 2, high = 4, default = 3 }\n')
     result = run_tuner("tune", str(path), "--no-progress")
     assert result.returncode == 2 and "Traceback" not in result.stderr
@@ -156,7 +156,7 @@ def programs_running(marker: str) -> list[int]:
 def test_no_program_survives_a_stopped_tuner(tmp_path, stop):
     marker = f"marker-{stop.name}-{os.getpid()}"
     slow = f"cmd:{sys.executable} {PROGRAMS / 'behave.py'} play 1 {marker}"
-    path = write_study(tmp_path, "stopped", trials=50, pairs=20, population=4, validation_pairs=0,
+    path = write_study(tmp_path, "stopped", trials=50, pairs=20, population=4, finals_pairs=0,
                        opponents=[slow], **SLACK)
     process = start_tuner("tune", str(path), "--no-progress", "--jobs", "2")
     try:

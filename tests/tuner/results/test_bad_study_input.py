@@ -86,7 +86,7 @@ def test_a_gauntlet_whose_opponent_never_plays_says_so_and_exits_3():
 def test_a_rewritten_baseline_file_keeps_its_study_readable_but_not_resumable(tmp_path, capsys):
     base = tmp_path / "base.json"
     assert main(["export", "--bot", "heuristic", "-o", str(tmp_path / "h.py"), "--params-out", str(base)]) == 0
-    path = write_study(tmp_path, "based", baseline="base.json", trials=2, pairs=4, population=2, validation_pairs=2,
+    path = write_study(tmp_path, "based", baseline="base.json", trials=2, pairs=4, population=2, finals_pairs=2,
                        finalists=2, opponents=["greedy"])
     assert main(["tune", str(path), "--no-progress"]) == 0
     out = tmp_path / "based.py"

@@ -75,7 +75,7 @@ def finish(process, timeout: float = 240):
 def crash_study(request, tmp_path):
     """(kind, a study file with short heartbeats) on a journal file or on the test PostgreSQL database."""
     kind = request.param
-    fields = dict(trials=TRIALS, pairs=PAIRS[kind], pruner="none", validation_pairs=10, **HEARTBEAT)
+    fields = dict(trials=TRIALS, pairs=PAIRS[kind], race="none", finals_pairs=10, **HEARTBEAT)
     if kind == "postgresql":
         name = request.getfixturevalue("postgres_study")("crash")
         return kind, write_study(tmp_path, name, storage=request.getfixturevalue("postgres_url"), **fields)
@@ -131,7 +131,7 @@ def test_a_killed_worker_s_trial_is_failed_by_heartbeat_and_run_again_by_another
 
 @pytest.mark.slow  # a minute of processes: CI's second step
 def test_a_killed_worker_s_trial_is_run_again_when_the_study_is_resumed(tmp_path):
-    path = write_study(tmp_path, "crash", trials=TRIALS, pairs=PAIRS["journal"], pruner="none", **HEARTBEAT)
+    path = write_study(tmp_path, "crash", trials=TRIALS, pairs=PAIRS["journal"], race="none", **HEARTBEAT)
     watch = Watch(path)
     worker = start_tuner("tune", str(path), "--no-progress")
     try:
@@ -154,7 +154,7 @@ def test_ctrl_c_fails_the_trials_at_once_and_another_worker_runs_them_again(tmp_
     # The first Ctrl-C stops the batch when its running block of seed pairs ends: it comes while several blocks
     # are still to play (each of at most MAX_BLOCK_GAMES games).
     pairs = PAIRS["journal"]
-    path = write_study(tmp_path, "stopped", trials=TRIALS, pairs=pairs, pruner="none", **HEARTBEAT)
+    path = write_study(tmp_path, "stopped", trials=TRIALS, pairs=pairs, race="none", **HEARTBEAT)
     watch = Watch(path)
     workers = [start_tuner("tune", str(path), "--no-progress") for _ in range(2)]
     early = len(blocks(pairs, 20, MAX_BLOCK_GAMES // (2 * (TRIALS - 1)))) - 3

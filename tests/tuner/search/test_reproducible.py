@@ -43,7 +43,7 @@ def undated(record):
 
 def test_one_worker_gives_the_same_trials_and_results_twice(tmp_path):
     path = write_study(tmp_path, "twice", trials=14, pairs=40, population=4, opponents=["heuristic", "hall-of-fame:2"],
-                       validation_pairs=20)
+                       finals_pairs=20)
     journal = run_tuner("tune", str(path), "--no-progress")
     assert journal.returncode == 0, journal.stderr
     sqlite = f"sqlite:///{tmp_path / 'twice.db'}"
@@ -101,9 +101,9 @@ def test_the_same_study_under_two_blas_kernels_and_two_numba_targets(tmp_path):
     parameter by parameter, to the last bit. CMA-ES computed through NumPy's BLAS gives other samples on them."""
     if blas_result(MACHINE_A) == blas_result(MACHINE_B):
         pytest.skip("NumPy's BLAS gives the same bits under both OPENBLAS_CORETYPE values here: nothing to compare")
-    fields = dict(trials=25, population=8, pairs=12, pruner="wilcoxon", pruner_startup_pairs=4,
+    fields = dict(trials=25, population=8, pairs=12, race="wilcoxon", race_first_pairs=4,
                   objectives="min-gain", opponents=["heuristic~0.1", "rush", "hall-of-fame:1"],
-                  validation_pairs=10, finalists=3)
+                  finals_pairs=10, finalists=3)
     studies = []
     for machine, env in (("a", MACHINE_A), ("b", MACHINE_B)):
         (tmp_path / machine).mkdir()

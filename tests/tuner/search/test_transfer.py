@@ -21,8 +21,8 @@ HELD_OUT = ["seeder", "sunrate"]
 @pytest.fixture(scope="module")
 def transfer_study(tmp_path_factory):
     directory = tmp_path_factory.mktemp("transfer")
-    path = write_study(directory, "transfer", trials=10, pairs=24, population=4, pruner_startup_pairs=8,
-                       opponents=POOL, held_out_opponents=HELD_OUT, objectives="min-gain", validation_pairs=16,
+    path = write_study(directory, "transfer", trials=10, pairs=24, population=4, race_first_pairs=8,
+                       opponents=POOL, held_out_opponents=HELD_OUT, objectives="min-gain", finals_pairs=16,
                        finalists=2)
     result = run_tuner("tune", str(path), "--no-progress")
     assert result.returncode == 0, result.stderr
@@ -91,7 +91,7 @@ def test_study_file_rules_for_held_out_opponents_and_the_min_gain_objective(tmp_
     with pytest.raises(StudyFileError, match="'rush' is also in 'opponents': a held-out opponent is one no trial"):
         read_study_file(write_study(tmp_path, "a", opponents=["rush"], held_out_opponents=["rush"]))
     with pytest.raises(StudyFileError, match="'min-gain' is one objective; nsga2"):
-        read_study_file(write_study(tmp_path, "b", sampler="nsga2", objectives="min-gain", pruner="none"))
+        read_study_file(write_study(tmp_path, "b", sampler="nsga2", objectives="min-gain", race="none"))
     with pytest.raises(StudyFileError, match="field 'min_gain_softness' must be a number in \\[0, 1\\]"):
         read_study_file(write_study(tmp_path, "c", objectives="min-gain", min_gain_softness=2.0))
     with pytest.raises(StudyFileError, match="did you mean 'seeder'"):
@@ -190,7 +190,7 @@ def test_a_search_from_a_start_that_loses_every_game_climbs_by_the_margins(tmp_p
 
     naive_start = benchmark("naive_start")
     path = write_study(tmp_path, "climb", bot="heuristic", opponents=["heuristic"], trials=24, population=8,
-                       pairs=16, pruner="none", sigma=0.3, validation_pairs=16, finalists=2, finals_confidence=0.9,
+                       pairs=16, race="none", sigma=0.3, finals_pairs=16, finalists=2, finals_confidence=0.9,
                        margin_weight=margin_weight)
     middle = naive_start.naive_params("heuristic", "middle", SearchSpace.for_config(read_study_file(path)))
     write_param_file(tmp_path / "middle.json", ParamFile("heuristic", 3, middle, {"start": "middle"}))

@@ -108,7 +108,7 @@ def test_each_trial_s_record_is_its_own_games_replayed_on_its_race_s_seeds(tmp_p
 
 
 def test_the_race_drops_worse_trials_and_their_estimate_stays_below_their_race_s_best(tmp_path):
-    path = write_study(tmp_path, trials=16, pairs=60, pruner_startup_pairs=10)
+    path = write_study(tmp_path, trials=16, pairs=60, race_first_pairs=10)
     tune(path)
     study = load_study(path)
     by_number = {t.number: t for t in study.trials}
@@ -140,7 +140,7 @@ def test_resume_continues_the_trial_count_and_checks_the_settings(tmp_path):
 
 
 def test_a_study_from_before_opponent_shares_resumes_and_a_share_is_a_search_setting(tmp_path):
-    path = write_study(tmp_path, trials=3, opponents=["heuristic", "greedy"], validation_pairs=0)
+    path = write_study(tmp_path, trials=3, opponents=["heuristic", "greedy"], finals_pairs=0)
     tune(path, "--trials", "1")
     study = load_study(path)
     settings = dict(study.user_attrs["search_settings"])
@@ -159,7 +159,7 @@ def test_the_same_study_file_gives_the_same_trials_whatever_the_number_of_thread
     """With two threads the dropped trials' records are written while the next block plays, with one before it:
     the same records, values and reports."""
     fields = dict(trials=9, pairs=200, population=8, opponents=["heuristic", "greedy", "search:2"],
-                  opponent_shares={"search:2": 0.25}, pruner_startup_pairs=10, validation_pairs=0)
+                  opponent_shares={"search:2": 0.25}, race_first_pairs=10, finals_pairs=0)
     (tmp_path / "a").mkdir()
     (tmp_path / "b").mkdir()
     one = write_study(tmp_path / "a", **fields)
@@ -178,7 +178,7 @@ def test_the_same_study_file_gives_the_same_trials_whatever_the_number_of_thread
 
 def test_an_opponent_met_on_a_share_of_the_pairs_plays_that_share_and_weighs_as_much(tmp_path):
     path = write_study(tmp_path, trials=5, pairs=40, population=4, opponents=["heuristic", "search:2"],
-                       opponent_shares={"search:2": 0.25}, pruner_startup_pairs=20)
+                       opponent_shares={"search:2": 0.25}, race_first_pairs=20)
     tune(path)
     complete = 0
     for t in load_study(path).trials:

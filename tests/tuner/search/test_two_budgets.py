@@ -1,6 +1,6 @@
 """Two budgets: a search bot's trials play at a short budget (fixed in [search]) and its finals and gauntlet at the
-budget it will play at ([finals]); a finalist whose gain at the short budget does not hold at the long one is not
-chosen, and the gauntlet reports both."""
+budget it will play at ([playing_budget]); a finalist whose gain at the short budget does not hold at the long one
+is not chosen, and the gauntlet reports both."""
 from __future__ import annotations
 
 import json
@@ -35,9 +35,9 @@ def short_budget_only(space: SearchSpace) -> dict:
 @pytest.mark.parametrize("finals, chosen", [(LONG, "trial 0"), ({}, "trial 1")])
 def test_a_finalist_that_gains_only_at_the_short_budget_is_not_chosen(tmp_path, finals, chosen):
     """The finals at the playing budget choose the baseline (trial 0) over it; finals at the search's budget (no
-    [finals]) would choose it."""
+    [playing_budget]) would choose it."""
     path = write_study(tmp_path, "budgets", bot="mcts", trials=2, pairs=10, opponents=["sunrate"],
-                       validation_pairs=40, finalists=2, search=SHORT, finals=finals)
+                       finals_pairs=40, finalists=2, search=SHORT, playing_budget=finals)
     config = read_study_file(path)
     space = SearchSpace.for_config(config)
     sampler = build_sampler(config, space)
@@ -56,7 +56,7 @@ def test_a_finalist_that_gains_only_at_the_short_budget_is_not_chosen(tmp_path, 
 
 def test_the_gauntlet_is_played_at_both_budgets_and_export_takes_the_playing_one(tmp_path):
     path = write_study(tmp_path, "both", bot="mcts", trials=5, pairs=6, population=4, opponents=["heuristic"],
-                       validation_pairs=10, finalists=1, search=SHORT, finals={"iterations": 4})
+                       finals_pairs=10, finalists=1, search=SHORT, playing_budget={"iterations": 4})
     done = run_tuner("tune", str(path), "--no-progress")
     assert done.returncode == 0, done.stderr
     assert "at the playing budget (iterations = 4)" in done.stdout
@@ -79,12 +79,13 @@ def test_the_gauntlet_is_played_at_both_budgets_and_export_takes_the_playing_one
 
 @pytest.mark.parametrize("finals, message", [
     ({"iterationz": 8}, "field 'finals.iterationz': unknown parameter 'iterationz' of bot 'mcts'"),
-    ({"exploration": 1.5}, "field 'finals.exploration': exploration is searched: a [finals] value replaces"),
+    ({"exploration": 1.5}, "field 'finals.exploration': exploration is searched: a [playing_budget] value replaces"),
     ({"iterations": 0}, "field 'finals.iterations':"),
     ("iterations", "field 'finals' must be a table of parameter = value, got \"iterations\""),
 ])
 def test_study_file_rules_for_the_playing_budget(tmp_path, finals, message):
-    path = write_study(tmp_path, "rules", bot="mcts", search=SHORT, finals=finals if isinstance(finals, dict) else None)
+    path = write_study(tmp_path, "rules", bot="mcts", search=SHORT,
+                       playing_budget=finals if isinstance(finals, dict) else None)
     if not isinstance(finals, dict):  # a top-level key, before the [search] table
         path.write_text(f"finals = {json.dumps(finals)}\n" + path.read_text())
     with pytest.raises(StudyFileError) as error:
@@ -94,7 +95,7 @@ def test_study_file_rules_for_the_playing_budget(tmp_path, finals, message):
 
 def test_a_study_without_a_playing_budget_plays_its_finals_at_the_search_s(tmp_path):
     config = read_study_file(write_study(tmp_path, "plain", bot="mcts", search=SHORT))
-    assert config.finals == {} and config.at_playing_budget({"iterations": 1}) == {"iterations": 1}
+    assert config.playing_budget == {} and config.at_playing_budget({"iterations": 1}) == {"iterations": 1}
 
 
 def test_a_baseline_file_is_where_the_search_starts_and_what_gains_are_measured_against(tmp_path):
@@ -161,7 +162,7 @@ def test_finals_confidence_is_a_share_below_one(tmp_path, value):
 def test_a_changed_finals_confidence_chooses_again_on_resume(tmp_path):
     """A finished study run again with another `finals_confidence` plays its finals again under the new rule (the
     games are the same; which finalists may be chosen is not)."""
-    fields = dict(trials=4, population=4, pairs=6, opponents=["greedy"], validation_pairs=6, finalists=1)
+    fields = dict(trials=4, population=4, pairs=6, opponents=["greedy"], finals_pairs=6, finalists=1)
     path = write_study(tmp_path, "resume", **fields)
     first = run_tuner("tune", str(path), "--no-progress")
     assert first.returncode == 0, first.stderr
@@ -183,7 +184,7 @@ def test_a_search_bot_plays_the_search_and_the_tuned_bot_the_finals(tmp_path):
     from tuner.play.stats import tally
 
     path = write_study(tmp_path, "rollouts", bot="mcts", search_bot="heuristic", trials=4, pairs=6, population=4,
-                       pruner="none", opponents=["greedy"], validation_pairs=4, finalists=1, search=SHORT)
+                       race="none", opponents=["greedy"], finals_pairs=4, finalists=1, search=SHORT)
     done = run_tuner("tune", str(path), "--no-progress")
     assert done.returncode == 0, done.stderr
     study = load_study(path)

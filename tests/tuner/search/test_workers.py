@@ -56,8 +56,8 @@ def check_one_consistent_study(study, outputs: list) -> None:
 def study_file(tmp_path, name: str, storage=None):
     # Enough games per trial (about a second a generation on one thread) that a worker still loading finds trials
     # to run, even when the machine is busy (2,500 pairs were too few once a worker took seconds to start).
-    return write_study(tmp_path, name, trials=TRIALS, pairs=8000, pruner="none", population=POPULATION,
-                       validation_pairs=10, storage=storage)
+    return write_study(tmp_path, name, trials=TRIALS, pairs=8000, race="none", population=POPULATION,
+                       finals_pairs=10, storage=storage)
 
 
 @pytest.mark.slow  # a minute of processes: CI's second step
@@ -99,7 +99,7 @@ def shared_finals_study(tmp_path, name: str, storage=None):
     """mcts searched at 1 iteration a move and its finals at 16: finals of some seconds a finalist, which the
     workers that end the search together share."""
     return write_study(tmp_path, name, bot="mcts", trials=8, pairs=6, population=4, opponents=["heuristic"],
-                       validation_pairs=60, finalists=3, search={"iterations": 1}, finals={"iterations": 16},
+                       finals_pairs=60, finalists=3, search={"iterations": 1}, playing_budget={"iterations": 16},
                        storage=storage)
 
 

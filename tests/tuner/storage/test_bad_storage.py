@@ -13,7 +13,7 @@ USAGE = "must be sqlite:///RELATIVE.db or sqlite:////ABSOLUTE.db"
 
 
 def tiny_study(directory: Path, **fields) -> Path:
-    return write_study(directory, "w", trials=2, pairs=4, population=2, validation_pairs=2, finalists=2,
+    return write_study(directory, "w", trials=2, pairs=4, population=2, finals_pairs=2, finalists=2,
                        opponents=["greedy"], **fields)
 
 

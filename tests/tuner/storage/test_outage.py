@@ -44,7 +44,7 @@ def server():
 
 def search_study(tmp_path, server, name: str, trials: int, **fields):
     """A study of a few seconds a trial on the private server (no race: every trial plays every pair)."""
-    values = dict(trials=trials, pairs=1200, pruner="none", population=4, validation_pairs=10, finalists=2,
+    values = dict(trials=trials, pairs=1200, race="none", population=4, finals_pairs=10, finalists=2,
                   storage=server.url, **HEARTBEAT)
     return write_study(tmp_path, name, **{**values, **fields})
 
@@ -79,7 +79,7 @@ def test_workers_ride_out_terminated_connections(tmp_path, server):
 
 def test_workers_ride_out_a_restart_during_the_finals(tmp_path, server):
     """Finals of a few seconds a finalist (2,000 held-out seed pairs), shared by both workers."""
-    path = search_study(tmp_path, server, "restart-finals", trials=4, pairs=300, validation_pairs=2000)
+    path = search_study(tmp_path, server, "restart-finals", trials=4, pairs=300, finals_pairs=2000)
     workers = [Worker(path) for _ in range(2)]
     study = lambda: study_of(server.url, "restart-finals")
     wait_until(lambda: study() is not None and any(k.startswith(CLAIM) for k in study().user_attrs), workers,

@@ -31,7 +31,7 @@ def tune_error(capsys, path: Path) -> str:
     ({"seed": True}, "seed", "integer"),
     ({"timeout": -3}, "timeout", "seconds > 0"),
     ({"sampler": "cma"}, "sampler", "cmaes, tpe, random, nsga2"),
-    ({"pruner": "median"}, "pruner", "wilcoxon, none"),
+    ({"race": "median"}, "race", "wilcoxon, none"),
     ({"opponents": ["heuristic", "grumpy"]}, "opponents", "known: greedy"),
     ({"opponents": []}, "opponents", "non-empty list"),
     ({"opponents": ["hall-of-fame:0"]}, "opponents", "K in [1, 50]"),
@@ -39,8 +39,8 @@ def tune_error(capsys, path: Path) -> str:
     ({"validation_opponents": ["hall-of-fame:2"]}, "validation_opponents", "in 'opponents' only"),
     ({"bot": "wait"}, "bot", "heuristic"),  # greedy has parameters now: it can be tuned
     ({"sampler": "cmaes", "objectives": "per-opponent"}, "objectives", "tpe, random or nsga2"),
-    ({"sampler": "nsga2", "pruner": "wilcoxon"}, "pruner", "pruner = 'none'"),
-    ({"pruner_p": 1.5}, "pruner_p", "(0, 1)"),
+    ({"sampler": "nsga2", "race": "wilcoxon"}, "race", "race = 'none'"),
+    ({"race_p": 1.5}, "race_p", "(0, 1)"),
     ({"sigma": 0}, "sigma", "(0, 1]"),
     ({"sampler": "tpe", "sigma": 0.1}, "sigma", "'cmaes' only"),
     ({"trials": None, "timeout": None}, "trials", "'timeout'"),
@@ -60,8 +60,8 @@ def tune_error(capsys, path: Path) -> str:
     ({"timeout": "10"}, "timeout", "seconds > 0"),
     ({"trials": 0}, "trials", "integer >= 1"),
     ({"population": 1}, "population", "[2, 10000]"),
-    ({"validation_pairs": -1}, "validation_pairs", "[0, 100000]"),
-    ({"pruner_startup_pairs": 1}, "pruner_startup_pairs", "integer >= 2"),
+    ({"finals_pairs": -1}, "finals_pairs", "[0, 100000]"),
+    ({"race_first_pairs": 1}, "race_first_pairs", "integer >= 2"),
     ({"opponents": "heuristic"}, "opponents", "non-empty list of bot names"),
     ({"opponents": [3]}, "opponents", "bot names (strings)"),
     ({"validation_opponents": ["grumpy"]}, "validation_opponents", "known: greedy"),
@@ -152,13 +152,13 @@ def test_defaults_paths_and_overrides(tmp_path):
     config = read_study_file(path)
     assert config.storage == str(tmp_path.resolve() / "tiny.journal")
     assert config.artifacts == tmp_path.resolve() / "tiny-artifacts"
-    assert config.sampler == "cmaes" and config.pruner == "wilcoxon" and config.objectives == "mean"
+    assert config.sampler == "cmaes" and config.race == "wilcoxon" and config.objectives == "mean"
     assert config.hall_of_fame == 3 and config.fixed_opponents == ["greedy"]
     assert config.validation_opponents == ["greedy"]
     assert config.search["seed_first"].fixed and config.search["seed_first"].value == 1
     assert (config.search["grow_horizon"].low, config.search["grow_horizon"].high) == (1, 4)
     nsga = read_study_file(write_study(tmp_path, "multi", sampler="nsga2", opponents=["greedy", "random"]))
-    assert nsga.objectives == "per-opponent" and nsga.pruner == "none"
+    assert nsga.objectives == "per-opponent" and nsga.race == "none"
     relative = read_study_file(write_study(tmp_path, "rel", storage="sqlite:///sub.db"))
     assert relative.storage == "sqlite:///" + str(tmp_path.resolve() / "sub.db")
 
@@ -214,8 +214,8 @@ def test_the_docs_document_every_field():
 
 def test_a_kept_parameter_file_is_a_trial_of_its_shipped_study():
     """Each parameter file in bots/tuned/ names the shipped study it was chosen from, is a valid file of that
-    study's bot and league, and holds the values the study fixes in [search], or plays in its [finals] (the budget
-    its chosen trial was chosen at), but for those its source says it changed: then it is the study's other kept
+    study's bot and league, and holds the values the study fixes in [search], or plays in its [playing_budget] (the
+    budget its chosen trial was chosen at), but for those its source says it changed: then it is the study's other kept
     file, the trial's values, with those changes only (beam-timed.json: beam-rollouts.json played out for the
     clock)."""
     from bots.contract.paramfile import read_param_file
@@ -229,7 +229,7 @@ def test_a_kept_parameter_file_is_a_trial_of_its_shipped_study():
         assert isinstance(tuned.source["trial"], int) and tuned.source["trial"] < study.trials, path
         changed = tuned.source.get("changed", {})
         fixed = {name: override.value for name, override in study.search.items() if override.fixed}
-        fixed |= study.finals
+        fixed |= study.playing_budget
         fixed = {name: value for name, value in fixed.items() if name not in changed}
         assert fixed and {name: tuned.params[name] for name in fixed} == fixed, path
         if changed:
@@ -237,3 +237,44 @@ def test_a_kept_parameter_file_is_a_trial_of_its_shipped_study():
             (trial,) = [other for other in files.values()
                         if not other.source.get("changed") and (other.source["study"], other.source["trial"]) == origin]
             assert tuned.params == trial.params | changed, path
+
+
+def test_an_old_field_name_is_read_as_before_with_a_one_line_note(tmp_path, capsys):
+    old = read_study_file(write_study(tmp_path, "old", pruner="none", pruner_p=0.2, pruner_startup_pairs=6,
+                                      finals_pairs=None, validation_pairs=7))
+    notes = capsys.readouterr().err.splitlines()
+    assert [line.split(": field ")[1] for line in notes] == [
+        f"{a!r} is now {b!r} (read as before; rename it in the file)"
+        for a, b in (("pruner", "race"), ("pruner_p", "race_p"), ("pruner_startup_pairs", "race_first_pairs"),
+                     ("validation_pairs", "finals_pairs"))]
+    assert all(line.startswith(f"note: {tmp_path / 'old.toml'}: ") for line in notes)
+    new = read_study_file(write_study(tmp_path, "new", race="none", race_p=0.2, race_first_pairs=6, finals_pairs=7))
+    assert capsys.readouterr().err == ""
+    assert (old.race, old.race_p, old.race_first_pairs, old.finals_pairs) == ("none", 0.2, 6, 7)
+    assert old.search_settings() == new.search_settings()
+    with pytest.raises(StudyFileError, match="field 'pruner' is the old name of 'race': give 'race' only"):
+        read_study_file(write_study(tmp_path, "both", pruner="none", race="none"))
+
+
+def test_a_study_recorded_under_the_old_names_resumes_under_the_new_ones(tmp_path):
+    """Its recorded settings are compared by the new names: the same values resume it, another value is refused
+    naming the new field."""
+    import optuna
+
+    from tests.conftest import load_study
+    from tuner.studyfile.renamed import OLD_NAME
+
+    path = write_study(tmp_path, "older", trials=2, pairs=4, population=2, finals_pairs=0, race_p=0.2)
+    assert run_tuner("tune", str(path), "--no-progress").returncode == 0
+    study = load_study(path)
+    recorded = study.user_attrs["search_settings"]
+    study.set_user_attr("search_settings", {OLD_NAME.get(key, key): value for key, value in recorded.items()})
+    assert "pruner_p" in load_study(path).user_attrs["search_settings"]
+    path.write_text(path.read_text(encoding="utf-8").replace("trials = 2", "trials = 3"), encoding="utf-8")
+    resumed = run_tuner("tune", str(path), "--no-progress")
+    assert resumed.returncode == 0, resumed.stderr
+    finished = (optuna.trial.TrialState.COMPLETE, optuna.trial.TrialState.PRUNED)
+    assert len(load_study(path).get_trials(states=finished)) == 3
+    path.write_text(path.read_text(encoding="utf-8").replace("race_p = 0.2", "race_p = 0.3"), encoding="utf-8")
+    changed = run_tuner("tune", str(path), "--no-progress")
+    assert changed.returncode == 2 and "field 'race_p' is 0.3 but study 'older' was created with 0.2" in changed.stderr
