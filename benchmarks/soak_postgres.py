@@ -46,6 +46,7 @@ from tests.tuner.storage.soak import (  # noqa: E402
     Worker,
     check_study,
     check_workers,
+    provenance,
     replayed,
     soak,
     study_of,
@@ -155,7 +156,7 @@ def run(args, server: PrivateServer, folder: Path) -> int:
         try:
             check()
         except AssertionError as error:
-            problems.append(str(error).splitlines()[0][:300])
+            problems.append(str(error).splitlines()[0][:1000])
     failed, games = replayed(trials, games_per_pair(stormy) / 2)
     reasons = Counter(why_failed(t) for t in trials if t.state.name == "FAIL")
     finished_games = games_per_pair(stormy) * sum(t.user_attrs.get("result", {}).get("pairs_played", 0)
@@ -174,7 +175,19 @@ def run(args, server: PrivateServer, folder: Path) -> int:
     print(f"chosen: {chosen(result.workers)} with faults, {calm_chosen} without "
           f"(recorded: {study.user_attrs.get('chosen', {}).get('label', 'none') if study else 'none'})")
     print("checks: " + ("passed" if not problems else "FAILED: " + " | ".join(problems)))
+    if problems:
+        print(f"the run with faults, kept to look into: {keep_evidence(result.workers, trials)}")
     return 0 if not problems else 1
+
+
+def keep_evidence(workers: list, trials: list) -> Path:
+    """Every worker's output and every trial's provenance, in a folder that outlives the run."""
+    folder = Path(tempfile.mkdtemp(prefix="soak-failure-"))
+    for i, worker in enumerate(workers):
+        (folder / f"worker-{i}.log").write_text(worker.log(), encoding="utf-8")
+    (folder / "trials.txt").write_text("".join(f"{provenance(t)} {dict(sorted(t.params.items()))}\n" for t in trials),
+                                       encoding="utf-8")
+    return folder
 
 
 if __name__ == "__main__":

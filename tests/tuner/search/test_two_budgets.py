@@ -78,16 +78,17 @@ def test_the_gauntlet_is_played_at_both_budgets_and_export_takes_the_playing_one
 
 
 @pytest.mark.parametrize("finals, message", [
-    ({"iterationz": 8}, "field 'finals.iterationz': unknown parameter 'iterationz' of bot 'mcts'"),
-    ({"exploration": 1.5}, "field 'finals.exploration': exploration is searched: a [playing_budget] value replaces"),
-    ({"iterations": 0}, "field 'finals.iterations':"),
-    ("iterations", "field 'finals' must be a table of parameter = value, got \"iterations\""),
+    ({"iterationz": 8}, "field 'playing_budget.iterationz': unknown parameter 'iterationz' of bot 'mcts'"),
+    ({"exploration": 1.5}, "field 'playing_budget.exploration': exploration is searched: a [playing_budget] value "
+                           "replaces"),
+    ({"iterations": 0}, "field 'playing_budget.iterations':"),
+    ("iterations", "field 'playing_budget' must be a table of parameter = value, got \"iterations\""),
 ])
 def test_study_file_rules_for_the_playing_budget(tmp_path, finals, message):
     path = write_study(tmp_path, "rules", bot="mcts", search=SHORT,
                        playing_budget=finals if isinstance(finals, dict) else None)
     if not isinstance(finals, dict):  # a top-level key, before the [search] table
-        path.write_text(f"finals = {json.dumps(finals)}\n" + path.read_text())
+        path.write_text(f"playing_budget = {json.dumps(finals)}\n" + path.read_text())
     with pytest.raises(StudyFileError) as error:
         read_study_file(path)
     assert message in str(error.value) and "\n" not in str(error.value)

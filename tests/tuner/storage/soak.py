@@ -194,6 +194,14 @@ def check_workers(workers: list, faults: Optional[int] = None) -> None:
         assert faults is None or len(lines) <= 2 * faults, lines
 
 
+def provenance(trial) -> str:
+    """Where a trial came from, to tell two alike apart: its number, state, worker, the trial it retries, its start."""
+    retried = trial.system_attrs.get("failed_trial")
+    start = trial.datetime_start.strftime("%H:%M:%S.%f") if trial.datetime_start else "never"
+    return (f"trial {trial.number} ({trial.state.name}, worker {trial.user_attrs.get('worker', '?')}, "
+            + (f"retry of trial {retried}, " if retried is not None else "") + f"started {start})")
+
+
 def check_study(trials: list, target: int) -> None:
     """Exactly `target` finished trials, numbered once each without gap, none RUNNING or WAITING, no two finished
     trials alike, and every failed trial's retry (if any) run once."""
@@ -202,8 +210,12 @@ def check_study(trials: list, target: int) -> None:
     assert sum(t.state in FINISHED for t in trials) == target, [t.state.name for t in trials]
     assert not [t.number for t in trials if t.state in (TrialState.RUNNING, TrialState.WAITING)], \
         [(t.number, t.state.name) for t in trials]
-    finished = [t for t in trials if t.state in FINISHED]
-    assert len({tuple(sorted(t.params.items())) for t in finished}) == len(finished), "a trial was run twice"
+    alike: dict = {}
+    for t in trials:
+        if t.state in FINISHED:
+            alike.setdefault(tuple(sorted(t.params.items())), []).append(t)
+    twins = [group for group in alike.values() if len(group) > 1]
+    assert not twins, "a trial was run twice: " + "; ".join(" and ".join(map(provenance, group)) for group in twins)
     retries = Counter(t.system_attrs["retry_history"][-1] for t in trials if "retry_history" in t.system_attrs)
     assert all(count == 1 for count in retries.values()), retries
     assert all(trials[n].state == TrialState.FAIL for n in retries), retries
