@@ -135,7 +135,7 @@ def write_study(directory: Path, name: str = "tiny", **fields) -> Path:
     playing_budget= a dict (the tables)."""
     values = {"name": name, "league": 3, "seed": 5, "trials": 6, "pairs": 30, "population": 4,
               "finals_pairs": 20, **fields}
-    tables = {table: values.pop(table, None) for table in ("search", "playing_budget", "finals")}  # finals: old
+    tables = {table: values.pop(table, None) for table in ("search", "playing_budget", "finals")}  # finals: old name
     lines = [f"{key} = {toml_value(value)}" for key, value in values.items() if value is not None]
     for table, entries in tables.items():
         if entries:

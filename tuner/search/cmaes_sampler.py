@@ -101,10 +101,9 @@ class BatchCmaEsSampler(optuna.samplers.CmaEsSampler):
         return optuna.Trial(study, trial_id)
 
     def _drawn_before(self, provisional: FrozenTrial, known: list) -> bool:
-        """Whether a trial of the sample's generation has its parameters already: Optuna seeds a sample with a
-        random integer below 2**16 plus the trial's number, so two samples of one generation share a seed, and
-        their parameters, about once in 65,536 pairs. Its generation's trials were all asked after the trial that
-        stored the optimizer it sampled from (`_newest_stored`); a sample that stored one starts its generation."""
+        """Whether a trial of the sample's generation has its parameters already ("No sample twice" above). Its
+        generation's trials were all asked after the trial that stored the optimizer it sampled from
+        (`_newest_stored`); a sample that stored one starts its generation."""
         if self._attr_key_optimizer + ":0" in provisional.system_attrs:
             return False
         generation = provisional.system_attrs.get(self._attr_key_generation)
