@@ -6,7 +6,8 @@ kernel must be invalidated by an edit to any module it uses, and a second checko
 copy of the project) should find what the first compiled. `ContentLocator` files a function of the project
 under ``<root>/<package path>/<module>-<digest>/``, the digest covering the module's source and every project
 module it imports, directly or not: an edited policy recompiles that policy and what calls it (the dispatch and
-the arena), nothing else, and any copy with the same sources reuses the cache.
+the arena), nothing else, and any copy with the same sources reuses the cache. A variant of a function (the same
+code with some of its globals rebound, `engine.jit.rebound`) is filed in a folder of its own, named for it.
 """
 from __future__ import annotations
 
@@ -92,6 +93,17 @@ def _writable(directory: Path) -> bool:
         return False
 
 
+VARIANT = "__cache_variant__"  # the attribute naming a function's variant (`engine.jit.rebound`)
+
+
+def is_cached(dispatcher) -> bool:
+    """Whether the cache holds the compiled function for these sources (its index file exists)."""
+    try:
+        return os.path.exists(dispatcher._cache._cache_file._index_path)
+    except AttributeError:  # another Numba's internals: compile lazily, as Numba would
+        return True
+
+
 class ContentLocator(_CacheLocator):
     """Numba's cache locator for the project's compiled functions (see the module's docstring)."""
 
@@ -100,7 +112,9 @@ class ContentLocator(_CacheLocator):
         self._lineno = py_func.__code__.co_firstlineno
         self._digest = module_digest(py_file)
         relative = py_file.resolve().relative_to(PACKAGE_ROOT.resolve())
-        self._path = cache_root().joinpath(*relative.parent.parts, f"{relative.stem}-{self._digest}")
+        variant = getattr(py_func, VARIANT, None)
+        folder = f"{relative.stem}-{self._digest}" + (f"-{variant}" if variant else "")
+        self._path = cache_root().joinpath(*relative.parent.parts, folder)
 
     def get_cache_path(self) -> str:
         return str(self._path)

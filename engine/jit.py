@@ -9,13 +9,16 @@ signature and called, not inlined, so that each caller links the compiled code i
 Both are typed without literal arguments: a call `policy(mp, s, 0, seat)` compiles the policy for an int64
 player, where Numba by default compiles one copy for the constant 0 and another for 1.
 
-Compiled code is cached on disk, one folder per module and content (`engine.cache`).
+Compiled code is cached on disk, one folder per module and content (`engine.cache`). `rebound` compiles a
+variant of a compiled function: the same code calling other functions, cached apart.
 
 The bit helpers `popcount` and `lowest_bit` are LLVM intrinsics inside compiled code. Policy code that is
 also exported as plain Python (see `export/transpile.py`) calls them by these names; the exported file defines
 pure-Python versions instead.
 """
 from __future__ import annotations
+
+import types as pytypes
 
 import numba
 from llvmlite import ir
@@ -47,6 +50,18 @@ def hot(function):
 def kernel(function):
     """Compile a hot-path unit: called from Python or from compiled callers, compiled once per signature."""
     return typed_without_literals(numba.njit(cache=True, nogil=True)(function))
+
+
+def rebound(dispatcher, variant: str, replaced: dict):
+    """`dispatcher`'s function compiled with the same options, with the globals in `replaced` (name: value)
+    rebound, and cached apart from it under the name `variant`: the arena for a few bots is the arena's code
+    calling a dispatch that reaches only their policies."""
+    function = dispatcher.py_func
+    copy = pytypes.FunctionType(function.__code__, {**function.__globals__, **replaced}, function.__name__,
+                                function.__defaults__, function.__closure__)
+    copy.__qualname__, copy.__module__, copy.__doc__ = function.__qualname__, function.__module__, function.__doc__
+    setattr(copy, cache.VARIANT, variant)
+    return typed_without_literals(numba.jit(cache=True, **dispatcher.targetoptions)(copy))
 
 
 @intrinsic

@@ -3,18 +3,27 @@
 The fast path skips what only a program needs: no input text, no possible-moves lists, no RNG after the map.
 The rules are the same compiled functions the text-protocol referee calls; each seat's policy is reached
 through the generated dispatch (`bots/running/dispatch.py`).
+
+Compiling the arena compiles every registered bot's policy, about a minute on an empty cache. Until the cache
+has it, games between a few bots are played by an arena for those bots alone (`pairings_for`): the same code
+calling a dispatch that reaches only their policies, cached apart, so that a first `tuner match` compiles what it
+plays.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
+from typing import Optional
 
 import numpy as np
 
 from bots.contract.seat import start_seat
+from bots.registry import REGISTERED, plugin
 from bots.running.dispatch import decide
 from engine import rules
+from engine.cache import is_cached
 from engine.javarandom import seed_state
-from engine.jit import hot, kernel, popcount
+from engine.jit import hot, kernel, popcount, rebound
 from engine.maps import generate_map
 from engine.records import new_map_array, new_state_array
 
@@ -76,12 +85,43 @@ def play_pairings(seeds, league, seats, first, second, mp_array, s_array, result
         results[g, TREES1] = popcount(s.mine[1])
 
 
-def play_results(seeds, league: int, seats: np.ndarray, first, second) -> np.ndarray:
-    """`play_pairings`'s results (int64 arrays in, a fresh games x RESULT_COLUMNS array out)."""
+@kernel
+def unplayed(mp, s, p, seat):
+    """The move of a bot an arena for other bots does not play."""
+    return rules.WAIT, 0, 0
+
+
+def pairings_for(kinds: frozenset) -> object:
+    """`play_pairings`, or while the cache lacks it, `arena_for` these seat kinds (see the module's docstring)."""
+    if kinds >= set(range(len(REGISTERED))) or play_pairings.signatures or is_cached(play_pairings):
+        return play_pairings
+    return arena_for(kinds)
+
+
+@cache
+def arena_for(kinds: frozenset) -> object:
+    """`play_pairings` for seats of these kinds alone: its code, calling a dispatch in which the policies of the
+    other bots are `unplayed`, cached apart under their names."""
+    names = sorted(REGISTERED[kind] for kind in kinds)
+    variant = "+".join(names)
+    others = {plugin(name).policy.py_func.__name__: unplayed for name in REGISTERED if name not in names}
+    game = rebound(play_compiled_game, variant, {"decide": rebound(decide, variant, others)})
+    return rebound(play_pairings, variant, {"play_compiled_game": game})
+
+
+def seat_kinds(seats: np.ndarray) -> frozenset:
+    return frozenset(int(kind) for kind in np.unique(seats["kind"]))
+
+
+def play_results(seeds, league: int, seats: np.ndarray, first, second, pairings: Optional[object] = None
+                 ) -> np.ndarray:
+    """`play_pairings`'s results (int64 arrays in, a fresh games x RESULT_COLUMNS array out), played by
+    `pairings` (default: `pairings_for` the seats' kinds)."""
     seeds = np.ascontiguousarray(seeds, dtype=np.int64)
     results = np.zeros((seeds.shape[0], RESULT_COLUMNS), dtype=np.int64)
-    play_pairings(seeds, league, seats, np.ascontiguousarray(first, dtype=np.int64),
-                  np.ascontiguousarray(second, dtype=np.int64), new_map_array(), new_state_array(), results)
+    pairings = pairings or pairings_for(seat_kinds(seats))
+    pairings(seeds, league, seats, np.ascontiguousarray(first, dtype=np.int64),
+             np.ascontiguousarray(second, dtype=np.int64), new_map_array(), new_state_array(), results)
     return results
 
 

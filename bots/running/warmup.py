@@ -8,6 +8,9 @@ piece links what the earlier stages compiled (loaded from the cache):
     2. the dispatch from a seat to its policy
     3. the arena's games between seats, the dispatch for the referee's players
 
+A command that plays a few in-engine bots alone asks for those (`kinds`): while the cache lacks the arena, only
+their policies, the maps and an arena for them compile (`arena.pairings_for`).
+
 A piece is compiled in a worker by playing the code it names on a tiny input: the types are those of real
 calls, so that a later command finds exactly what it asks for in the cache.
 """
@@ -33,7 +36,7 @@ from bots.registry import REGISTERED, plugin
 from bots.running import arena, dispatch
 from bots.running.generate import stale_dispatch
 from engine import frames
-from engine.cache import cache_root, source_size
+from engine.cache import cache_root, is_cached, source_size
 from engine.geometry import CELLS
 from engine.maps import generate_map, official_map
 from engine.records import MAP_DTYPE, STATE_DTYPE, new_map_array, new_state_array
@@ -93,7 +96,14 @@ def _players() -> None:
 
 
 def _arena() -> None:
-    arena.play_results(np.array([1], np.int64), 3, _seats(), [0], [1])
+    arena.play_results(np.array([1], np.int64), 3, _seats(), [0], [1], arena.play_pairings)
+
+
+def _arena_for(kinds: str) -> None:
+    """Compile the arena for seats of these kinds (comma-separated), playing no game."""
+    seats = new_seat_array(len(kinds.split(",")))
+    seats["kind"] = [int(kind) for kind in kinds.split(",")]
+    arena.play_results(np.zeros(0, np.int64), 3, seats, [], [])
 
 
 @dataclass(frozen=True)
@@ -104,9 +114,16 @@ class Piece:
     argument: Optional[str] = None
 
 
-def stages() -> list[list[Piece]]:
-    policies = [Piece(f"{name}'s policy", (plugin(name).policy,), _policy, name) for name in REGISTERED]
+def stages(kinds: Optional[frozenset] = None) -> list[list[Piece]]:
+    """The pieces to compile, by stage: the whole engine, or for seats of `kinds` alone (see the module's
+    docstring) while the cache lacks the arena."""
+    names = REGISTERED if kinds is None else [REGISTERED[kind] for kind in sorted(kinds)]
+    policies = [Piece(f"{name}'s policy", (plugin(name).policy,), _policy, name) for name in names]
     policies.sort(key=lambda piece: -source_size(inspect.getfile(piece.kernels[0].py_func)))  # the longest first
+    if kinds is not None and arena.pairings_for(kinds) is not arena.play_pairings:
+        return [policies + [Piece("the maps", (generate_map,), _maps)],
+                [Piece(f"the arena for {' and '.join(names)}", (arena.pairings_for(kinds),), _arena_for,
+                       ",".join(str(kind) for kind in sorted(kinds)))]]
     return [
         policies
         + [Piece("the referee's steps", (frames.actions, frames.gathering, frames.sun_move), _referee_steps),
@@ -118,17 +135,9 @@ def stages() -> list[list[Piece]]:
     ]
 
 
-def is_cached(kernel) -> bool:
-    """Whether the cache holds `kernel` for these sources (its index file exists)."""
-    try:
-        return os.path.exists(kernel._cache._cache_file._index_path)
-    except AttributeError:  # another Numba's internals: compile lazily, as Numba would
-        return True
-
-
-def missing() -> list[list[Piece]]:
+def missing(kinds: Optional[frozenset] = None) -> list[list[Piece]]:
     """The stages' pieces that are not cached yet (empty stages dropped)."""
-    out = [[piece for piece in stage if not all(is_cached(k) for k in piece.kernels)] for stage in stages()]
+    out = [[piece for piece in stage if not all(is_cached(k) for k in piece.kernels)] for stage in stages(kinds)]
     return [stage for stage in out if stage]
 
 
@@ -158,19 +167,20 @@ def _one_compiler(waiting: Callable[[], None]) -> Iterator[None]:
 
 
 def compile_engine(jobs: Optional[int] = None, announce: Optional[Announce] = None,
-                   waiting: Callable[[], None] = lambda: None) -> Optional[float]:
-    """Compile every piece missing from the cache, the pieces of a stage on `jobs` processes (default: the
-    cores this process may use). `announce(pieces, processes)` is called once before, when something is missing,
-    and returns a callback `done(piece name)`; `waiting()` when another process is compiling. Returns the seconds
-    it took, or None when everything was cached. CompileError when the dispatch is out of date: the bots it lacks
-    would play WAIT without a word."""
+                   waiting: Callable[[], None] = lambda: None, kinds: Optional[frozenset] = None
+                   ) -> Optional[float]:
+    """Compile every piece missing from the cache (of the whole engine, or what seats of `kinds` alone play), the
+    pieces of a stage on `jobs` processes (default: the cores this process may use). `announce(pieces,
+    processes)` is called once before, when something is missing, and returns a callback `done(piece name)`;
+    `waiting()` when another process is compiling. Returns the seconds it took, or None when everything was
+    cached. CompileError when the dispatch is out of date: the bots it lacks would play WAIT without a word."""
     stale = stale_dispatch()
     if stale:
         raise CompileError(stale)
-    if not missing():
+    if not missing(kinds):
         return None
     with _one_compiler(waiting):
-        todo = missing()  # what another process compiled meanwhile is cached now
+        todo = missing(kinds)  # what another process compiled meanwhile is cached now
         return _compile(todo, jobs, announce) if todo else None
 
 

@@ -2,6 +2,7 @@
 compiled again, and a constant argument compiles no second copy."""
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -9,6 +10,8 @@ import sys
 from pathlib import Path
 
 import numba
+import numpy as np
+import pytest
 from numba import types
 
 from engine import cache, sources
@@ -103,3 +106,62 @@ def test_the_warm_up_compiles_what_the_cache_lacks_and_says_so_once(tmp_path):
     again = subprocess.run(command, capture_output=True, text=True, env=env, cwd=ROOT, timeout=600)
     assert again.returncode == 0 and "compiling" not in again.stderr
     assert outputs[0][0] == outputs[1][0] == again.stdout
+
+
+def missing_on_an_empty_cache(tmp_path, kinds: str) -> list:
+    """The stages `bots.running.warmup` would compile for seats of `kinds` ("None": the whole engine) on an empty
+    cache, by piece name (a process of its own: the cache's folder is read when the dispatchers are made)."""
+    script = ("import json; from bots.running import warmup; "
+              f"print(json.dumps([[piece.name for piece in stage] for stage in warmup.missing({kinds})]))")
+    found = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=ROOT, timeout=300,
+                           env={**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "empty")})
+    assert found.returncode == 0, found.stderr
+    return json.loads(found.stdout)
+
+
+def test_a_match_of_two_bots_on_an_empty_cache_compiles_their_policies_and_an_arena_for_them(tmp_path):
+    from bots.registry import REGISTERED, kind_of
+
+    kinds = f"frozenset({{{kind_of('heuristic')}, {kind_of('greedy')}}})"
+    assert missing_on_an_empty_cache(tmp_path, kinds) == [
+        ["heuristic's policy", "greedy's policy", "the maps"], ["the arena for greedy and heuristic"]]
+    whole = missing_on_an_empty_cache(tmp_path, "None")
+    assert [len(stage) for stage in whole] == [len(REGISTERED) + 3, 1, 2] and "the dispatch" in whole[1]
+
+
+def test_the_arena_for_a_few_bots_plays_the_whole_arenas_games_and_is_cached_apart():
+    from bots.contract.names import parse_bot
+    from bots.contract.seat import new_seat_array
+    from bots.registry import REGISTERED, plugin
+    from bots.running import arena
+
+    seats = new_seat_array(2)
+    seats[0], seats[1] = parse_bot("random", 3).seat[0], parse_bot("rush", 3).seat[0]
+    kinds = arena.seat_kinds(seats)
+    few = arena.arena_for(kinds)
+    seeds = np.arange(1, 21, dtype=np.int64)
+    first, second = np.arange(20) % 2, 1 - np.arange(20) % 2
+    assert arena.pairings_for(kinds) is arena.play_pairings  # the session compiled the whole engine
+    whole = arena.play_results(seeds, 3, seats.copy(), first, second, arena.play_pairings)
+    assert (arena.play_results(seeds, 3, seats.copy(), first, second, few) == whole).all()
+    assert Path(few._cache._cache_path).name.endswith("-random+rush")
+    assert Path(few._cache._cache_path).parent == Path(arena.play_pairings._cache._cache_path).parent
+    dispatch = few.py_func.__globals__["play_compiled_game"].py_func.__globals__["decide"].py_func.__globals__
+    assert dispatch["rush_move"] is plugin("rush").policy and dispatch["random_move"] is plugin("random").policy
+    assert all(dispatch[plugin(name).policy.py_func.__name__] is arena.unplayed
+               for name in REGISTERED if name not in ("random", "rush"))
+
+
+@pytest.mark.slow  # the engine's first compile, on an empty cache: CI's second step
+def test_a_first_match_on_an_empty_cache_compiles_what_it_plays_and_plays_the_same_games(tmp_path):
+    """`tuner match heuristic greedy` on an empty cache compiles four pieces, not the whole engine, and prints
+    what it prints with the whole engine cached; a later match finds them."""
+    command = [sys.executable, "-m", "tuner.cli", "match", "heuristic", "greedy", "--games", "10"]
+    cached = subprocess.run(command, capture_output=True, text=True, cwd=ROOT, timeout=600)
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "empty")}
+    first = subprocess.run(command, capture_output=True, text=True, cwd=ROOT, timeout=600, env=env)
+    assert first.returncode == 0, first.stderr
+    assert "compiling the engine for these sources (once): 4 pieces" in first.stderr
+    assert first.stdout == cached.stdout
+    again = subprocess.run(command, capture_output=True, text=True, cwd=ROOT, timeout=600, env=env)
+    assert again.returncode == 0 and "compiling" not in again.stderr and again.stdout == cached.stdout

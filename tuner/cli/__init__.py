@@ -69,7 +69,7 @@ def main(argv=None) -> int:
         parser.print_help()
         return EXIT_USAGE
     try:
-        if args.command in PLAYING:
+        if args.command in PLAYING and not getattr(args, "compiles_for_its_bots", False):
             from tuner.cli.command_progress import compile_engine_first  # tqdm (and Numba): for commands that play
 
             compile_engine_first()

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 import sys
+from typing import Optional
 
 from tuner.cli import arguments
 from tuner.cli.play import short_reason
@@ -16,13 +17,13 @@ def register(commands) -> None:
     arguments.add_paired_games(
         parser, "number of games, even: N/2 seeds, each played twice with sides swapped (default 1000)",
         "picks the game seeds (default 0)", "print one JSON object, with every game")
-    parser.set_defaults(run=run)
+    parser.set_defaults(run=run, compiles_for_its_bots=True)
 
 
 def run(args) -> int:
     from bots.contract.names import BotSpecError  # loaded when the command runs (tuner/cli/__init__.py), as below
     from engine.players import PlayerStartError, TimeLimits
-    from tuner.cli.command_progress import games_bar
+    from tuner.cli.command_progress import compile_engine_first, games_bar
     from tuner.play.matches import run_match
     from tuner.results.botnames import parse_bot_name
     from tuner.versions import versions
@@ -32,6 +33,7 @@ def run(args) -> int:
         bot_a, bot_b = parse_bot_name(args.bot_a, args.league), parse_bot_name(args.bot_b, args.league)
     except BotSpecError as error:
         raise UserError(str(error)) from None
+    compile_engine_first(played_kinds(bot_a, bot_b))
     limits = TimeLimits(args.first_timeout, args.turn_timeout)
     try:
         with games_bar(args.games, "match") as step:
@@ -60,6 +62,14 @@ def run(args) -> int:
 
 
 EXIT_ALWAYS_DISQUALIFIED = 3
+
+
+def played_kinds(*bots) -> Optional[frozenset]:
+    """The seat kinds of in-engine bots playing each other (what a first match compiles), or None when a program
+    plays (its games go through the referee, which needs the whole engine)."""
+    if not all(bot.in_engine for bot in bots):
+        return None
+    return frozenset(int(bot.seat[0]["kind"]) for bot in bots)
 
 
 def print_disqualifications(name: str, games: list) -> None:
