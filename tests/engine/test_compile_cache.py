@@ -129,6 +129,7 @@ def test_a_match_of_two_bots_on_an_empty_cache_compiles_their_policies_and_an_ar
     assert [len(stage) for stage in whole] == [len(REGISTERED) + 3, 1, 2] and "the dispatch" in whole[1]
 
 
+@pytest.mark.slow  # an arena's compile, 10 to 20 s of one process: CI's second step
 def test_the_arena_for_a_few_bots_plays_the_whole_arenas_games_and_is_cached_apart():
     from bots.contract.names import parse_bot
     from bots.contract.seat import new_seat_array
