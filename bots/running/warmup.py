@@ -101,8 +101,9 @@ def _arena() -> None:
 
 def _arena_for(kinds: str) -> None:
     """Compile the arena for seats of these kinds (comma-separated), playing no game."""
-    seats = new_seat_array(len(kinds.split(",")))
-    seats["kind"] = [int(kind) for kind in kinds.split(",")]
+    listed = [int(kind) for kind in kinds.split(",")]
+    seats = new_seat_array(len(listed))
+    seats["kind"] = listed
     arena.play_results(np.zeros(0, np.int64), 3, seats, [], [])
 
 
@@ -120,9 +121,10 @@ def stages(kinds: Optional[frozenset] = None) -> list[list[Piece]]:
     names = REGISTERED if kinds is None else [REGISTERED[kind] for kind in sorted(kinds)]
     policies = [Piece(f"{name}'s policy", (plugin(name).policy,), _policy, name) for name in names]
     policies.sort(key=lambda piece: -source_size(inspect.getfile(piece.kernels[0].py_func)))  # the longest first
-    if kinds is not None and arena.pairings_for(kinds) is not arena.play_pairings:
+    pairings = arena.play_pairings if kinds is None else arena.pairings_for(kinds)
+    if kinds is not None and pairings is not arena.play_pairings:
         return [policies + [Piece("the maps", (generate_map,), _maps)],
-                [Piece(f"the arena for {' and '.join(names)}", (arena.pairings_for(kinds),), _arena_for,
+                [Piece(f"the arena for {' and '.join(names)}", (pairings,), _arena_for,
                        ",".join(str(kind) for kind in sorted(kinds)))]]
     return [
         policies

@@ -30,7 +30,7 @@ def games_bar(total: int, what: str) -> Iterator[Optional[callable]]:
 def compile_engine_first(kinds: Optional[frozenset] = None) -> None:
     """Compile what the engine lacks for these sources before a command plays (`bots.running.warmup`): a bar on a
     terminal, one line elsewhere, nothing when the cache has it all. `kinds`: the seat kinds of the in-engine bots a
-command plays alone, when it plays no program (what they need is compiled, not the whole engine)."""
+    command plays alone, when it plays no program (what they need is compiled, not the whole engine)."""
     from bots.running.warmup import CompileError, compile_engine  # loaded here: it imports Numba, which `tuner --help`
     from tuner.errors import UserError  # need not
 
