@@ -4,14 +4,15 @@ from __future__ import annotations
 import gc
 import json
 import threading
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Optional
 
+from engine.cores import one_core
 from engine.files import replaced_atomically
 from engine.game import Game, Outcome
-from engine.players import Ending, Player, PlayerReport, TimeLimits
+from engine.players import Ending, Player, PlayerReport, ProgramPlayer, TimeLimits
 
 
 @dataclass(frozen=True)
@@ -75,15 +76,16 @@ def cycle_collector_paused():
 
 def play_refereed_game(seed: int, league: int, players: list[Player], limits: TimeLimits = TimeLimits(),
                        trace: Optional[Path] = None, records: bool = True) -> GameReport:
-    """Play one game; write its records to `trace` (JSON lines) if given. Programs never outlive the game.
-    records=False (and no trace) skips building the records: the cheapest game. A player with limits of its own
-    (`Player.limits`: a program playing a short budget) is judged by them, the others by `limits`; the records'
-    header gives `limits`."""
+    """Play one game; write its records to `trace` (JSON lines) if given. Programs never outlive the game, and a
+    game with one plays on a core of its own (`engine.cores`). records=False (and no trace) skips building the
+    records: the cheapest game. A player with limits of its own (`Player.limits`: a program playing a short
+    budget) is judged by them, the others by `limits`; the records' header gives `limits`."""
     keep = records or trace is not None
-    if keep:
-        with cycle_collector_paused():
-            return _play(seed, league, players, limits, trace, True)
-    return _play(seed, league, players, limits, None, False)
+    with one_core() if any(isinstance(player, ProgramPlayer) for player in players) else nullcontext():
+        if keep:
+            with cycle_collector_paused():
+                return _play(seed, league, players, limits, trace, True)
+        return _play(seed, league, players, limits, None, False)
 
 
 def _play(seed: int, league: int, players: list[Player], limits: TimeLimits, trace: Optional[Path],

@@ -401,6 +401,7 @@ def timed_beam_moves(tmp_path: Path, bot: str, ms: int) -> list[dict]:
     return moves
 
 
+@pytest.mark.slow  # timed games, 10 s: CI's second step
 def test_a_timed_beam_plays_out_further_with_more_time(tmp_path):
     """With a time limit the beam's rollouts deepen until the move's deadline: at ten times the time, on the same
     seed, its moves look further ahead on average and play out more days; the horizon of a pass the deadline cut
@@ -415,17 +416,19 @@ def test_a_timed_beam_plays_out_further_with_more_time(tmp_path):
     assert reach[20][0] > reach[2][0] and reach[20][1] > reach[2][1], reach
 
 
+@pytest.mark.slow  # timed games, 10 s: CI's second step
 def test_a_timed_beam_with_passes_plays_them_until_its_deadline(tmp_path):
     """The beam to submit at 90 ms (`bots/tuned/beam-timed.json`: 16 passes of rollouts in the engine) plays, timed,
     as many passes as the deadline allows rather than its 16: more at ten times the time, and beyond 16 at some
-    moves even at 5 ms; the passes follow a finished pass of the deterministic rollouts (its horizon reported)."""
+    moves even at 5 ms; the passes follow a finished pass of the deterministic rollouts (its horizon reported).
+    Medians: near the game's end a pass is so short that a few moves play thousands at either budget."""
     passes = {}
     for ms in (5, 50):
         moves = timed_beam_moves(tmp_path, "beam:bots/tuned/beam-timed.json", ms)
         rolled = [m for m in moves if m["passes"] > 0]
         assert rolled and all(m["horizon"] in (1, 2, 4) for m in rolled)
         passes[ms] = [m["passes"] for m in rolled]
-    assert max(passes[5]) > 16 and sum(passes[50]) > 2 * sum(passes[5]), passes
+    assert max(passes[5]) > 16 and statistics.median(passes[50]) > 2 * statistics.median(passes[5]), passes
 
 
 @pytest.mark.slow

@@ -43,7 +43,8 @@ while True:
         input()
     moves = [input() for _ in range(int(input()))]
     answers += 1
-    print(f"answer {answers} pid {os.getpid()}{child}", file=sys.stderr, flush=True)
+    cores = ",".join(map(str, sorted(os.sched_getaffinity(0))))
+    print(f"answer {answers} pid {os.getpid()}{child} cores {cores}", file=sys.stderr, flush=True)
     if mode == "silent":
         continue
     if mode == "flood":

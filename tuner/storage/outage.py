@@ -3,7 +3,9 @@
 A worker (`tuner tune`) runs every storage call through one `Outage`, shared by its threads (the main one, the
 heartbeats'). A call that fails for a reason that passes (`transient`: a dropped connection, a server shutting
 down or starting, a full disk or a failing device under a journal file) is tried again with a growing pause
-(0.25 s, doubling, at most 2 s). The first failure of an outage prints one line ("database unreachable (...),
+(0.25 s, doubling, at most 2 s), except that a connection found lost is first replaced and tried again at once: a
+connection ended while the server stays up (terminated, or dropped by an earlier outage and not yet found out by
+this thread) is no outage. The first failure of an outage prints one line ("database unreachable (...),
 retrying for up to 300 s..."), the first answer after it another ("database reconnected after 7 s"); anything
 else the storage raises (the server answered) ends the outage too and is raised as it is.
 
@@ -68,6 +70,11 @@ def transient(error: BaseException) -> bool:
     return False
 
 
+def lost_connection(error: BaseException) -> bool:
+    """Whether SQLAlchemy took `error` (or one it came from) for a lost connection, and so dropped it."""
+    return any(getattr(cause, "connection_invalidated", False) for cause in _chain(error))
+
+
 def reason(error: BaseException) -> str:
     """The driver's or the system's own words for `error`, on one line."""
     for cause in _chain(error):
@@ -102,7 +109,7 @@ class Outage:
 
     def call(self, work: Callable[[], T]) -> T:
         """`work()`, tried again through an outage; StorageUnavailable past the limit."""
-        tries = 0
+        tries, reconnected = 0, False
         while True:
             try:
                 result = work()
@@ -110,6 +117,9 @@ class Outage:
                 if not transient(error):
                     self.answered()
                     raise
+                if not reconnected and lost_connection(error):
+                    reconnected = True
+                    continue
                 self.failed(error, tries)
                 tries += 1
                 continue

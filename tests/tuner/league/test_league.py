@@ -251,6 +251,7 @@ def wait_for_games(process, db, at_least: int, timeout: float = 300) -> int:
     raise AssertionError(f"no {at_least} games in {db} after {timeout} s")
 
 
+@pytest.mark.slow  # a league stopped and played again: CI's second step
 def test_an_interrupted_league_keeps_its_games_and_resumes_to_the_same_table(tmp_path):
     """Ctrl-C, then SIGKILL, mid-run (a program plays through the referee: seconds a game), then a full run: the
     same table as one uninterrupted run, and every game once. The program waits 0.5 s before its first answer,

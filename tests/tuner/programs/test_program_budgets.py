@@ -265,6 +265,7 @@ def test_the_processes_take_tasks_as_they_become_free_and_results_keep_their_ord
 
 # ---- across machines ----------------------------------------------------------------------------------------------
 
+@pytest.mark.slow  # 15 s of two workers: CI's second step
 def test_two_workers_on_postgresql_each_build_the_program_and_share_the_study(tmp_path, postgres_url, postgres_study):
     """Two workers as on two machines (each its own cache of builds): each builds the C++ source itself, the study
     gets exactly its trials, and both report the same chosen bot at the playing budget."""

@@ -103,6 +103,7 @@ def check_rerun(study, lost: list) -> None:
         assert result["pairs_played"] == result["seeds"]["pairs"]  # played in full
 
 
+@pytest.mark.slow  # 20 to 30 s of two workers: CI's second step
 def test_a_killed_worker_s_trial_is_failed_by_heartbeat_and_run_again_by_another(crash_study):
     kind, path = crash_study
     watch = Watch(path)

@@ -4,7 +4,8 @@ finals, its connections terminated, kept down past the study's `outage_limit`, a
 
 After each: exactly the study's trials finished, each number once, nothing left RUNNING, every worker at exit 0
 (75 past the limit), one line when the database went away and one when it was back, no traceback anywhere.
-Without the riding out (`outage_limit = 0`: stop at the first failure) every one of them fails.
+Without the riding out (`outage_limit = 0`: stop at the first failure) every restart fails; without the lost
+connection replaced at once, a worker says one termination twice (once for each thread's connection).
 """
 import re
 import time
@@ -65,6 +66,7 @@ def test_workers_ride_out_a_restart_during_the_search(tmp_path, server):
     check_study(trials_of(server.url, "restart-search"), 8)
 
 
+@pytest.mark.slow  # 15 s of two workers: CI's second step
 def test_workers_ride_out_terminated_connections(tmp_path, server):
     path = search_study(tmp_path, server, "terminated", trials=8)
     workers = [Worker(path) for _ in range(2)]
@@ -77,6 +79,7 @@ def test_workers_ride_out_terminated_connections(tmp_path, server):
     check_study(trials_of(server.url, "terminated"), 8)
 
 
+@pytest.mark.slow  # 15 s of two workers: CI's second step
 def test_workers_ride_out_a_restart_during_the_finals(tmp_path, server):
     """Finals of a few seconds a finalist (2,000 held-out seed pairs), shared by both workers."""
     path = search_study(tmp_path, server, "restart-finals", trials=4, pairs=300, finals_pairs=2000)
@@ -93,6 +96,7 @@ def test_workers_ride_out_a_restart_during_the_finals(tmp_path, server):
     assert study().user_attrs["chosen"]["label"] in said[0].group(0)
 
 
+@pytest.mark.slow  # 20 s of a worker and its resumption: CI's second step
 def test_a_server_down_past_the_limit_stops_the_worker_with_one_line_and_the_study_resumes(tmp_path, server):
     path = search_study(tmp_path, server, "down", trials=4, outage_limit=2, grace_period=3)
     worker = Worker(path)
@@ -119,6 +123,41 @@ def test_a_server_down_past_the_limit_stops_the_worker_with_one_line_and_the_stu
     check_study(trials_of(server.url, "down"), 4)
 
 
+def test_a_connection_terminated_while_the_server_stays_up_is_replaced_without_a_line(server):
+    """A pooled connection whose session the server ended (found out later, as a worker's other thread finds it
+    after an outage) is no outage: the call is tried again at once on a new connection, no line said. A server that
+    stays away is one: a line when it goes, one when it is back."""
+    import threading
+
+    import sqlalchemy
+
+    from tuner.storage.outage import Outage
+
+    engine = sqlalchemy.create_engine(server.url.replace("postgresql://", "postgresql+psycopg://"), pool_size=1)
+
+    def query() -> int:
+        with engine.connect() as connection:
+            return connection.execute(sqlalchemy.text("SELECT 1")).scalar()
+
+    lines: list = []
+    outage = Outage(30, lines.append)
+    try:
+        assert outage.call(query) == 1
+        assert server.terminate() >= 1
+        assert outage.call(query) == 1 and lines == [] and outage.outages == 0
+        server.stop()
+        back = threading.Timer(1.0, server.start)
+        back.start()
+        try:
+            assert outage.call(query) == 1
+        finally:
+            back.join()
+    finally:
+        engine.dispose()
+    assert outage.outages == 1 and len(lines) == 2 and lines[0].startswith(DOWN) and lines[1].startswith(UP), lines
+
+
+@pytest.mark.slow  # 30 s of three workers: CI's second step
 def test_a_short_soak_of_random_faults(tmp_path, server):
     """Three workers; the server restarted, its connections terminated, a worker SIGKILLed and another started, at
     random moments of about 10 s."""
