@@ -80,6 +80,7 @@ def test_a_constant_argument_compiles_one_copy_for_every_value():
     assert len(plain.signatures) == 2  # what Numba does by default: one copy for 0, one for 1
 
 
+@pytest.mark.slow  # four processes that load or compile the engine: CI's second step
 def test_the_warm_up_compiles_what_the_cache_lacks_and_says_so_once(tmp_path):
     """A cache without greedy's policy (as after an edit of it): the next command compiles that piece alone, and
     in a pipe says so in one line; of two commands started together only one compiles; a later one compiles

@@ -116,7 +116,8 @@ def check_shared_finals(study, outputs: list) -> None:
     assert said[0] == said[1] and chosen["label"] in said[0], said
 
 
-@pytest.mark.parametrize("storage", ["journal", pytest.param("postgresql", marks=pytest.mark.slow)])  # CI's second step
+@pytest.mark.slow  # 15 s of two workers: CI's second step
+@pytest.mark.parametrize("storage", ["journal", "postgresql"])
 def test_two_workers_share_the_finals_and_choose_the_same_bot(tmp_path, storage, request):
     if storage == "postgresql":
         url, name = request.getfixturevalue("postgres_url"), request.getfixturevalue("postgres_study")("finals")

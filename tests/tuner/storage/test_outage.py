@@ -55,6 +55,7 @@ def finish(workers: list, timeout: float = 240) -> None:
         worker.wait(timeout)
 
 
+@pytest.mark.slow  # 20 s of two workers: CI's second step
 def test_workers_ride_out_a_restart_during_the_search(tmp_path, server):
     path = search_study(tmp_path, server, "restart-search", trials=8)
     workers = [Worker(path) for _ in range(2)]
