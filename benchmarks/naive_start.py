@@ -72,8 +72,8 @@ def study_with_baseline(study: Path, folder: Path, baseline: Path, overrides: di
     """A copy of the study file in `folder`, its storage there, started from `baseline`, with the top-level
     fields in `overrides` that are not None replaced."""
     text = study.read_text(encoding="utf-8")
-    head = f'baseline = "{baseline}"\n'
-    for field, value in overrides.items():
+    head = ""
+    for field, value in {"baseline": f'"{baseline}"', **overrides}.items():
         if value is not None:
             head += f"{field} = {value}\n"
             text = "\n".join(line for line in text.splitlines() if not line.startswith(f"{field} ")) + "\n"
@@ -106,12 +106,14 @@ def main() -> int:
         path = study_with_baseline(args.study, folder, baseline, {"trials": args.trials, "sigma": args.sigma})
         print(f"tuning {config.bot} from the naive start ({args.start}, sigma {args.sigma}): tuner tune {path}",
               flush=True)
-        subprocess.run([sys.executable, "-m", "tuner.cli", "tune", str(path), "--jobs", args.jobs,
-                        "--no-progress"], check=True, cwd=ROOT)
+        tuned = subprocess.run([sys.executable, "-m", "tuner.cli", "tune", str(path), "--jobs", args.jobs,
+                                "--no-progress"], cwd=ROOT)
+        if tuned.returncode != 0:
+            raise SystemExit(f"naive_start: tuner tune {path} ended with exit code {tuned.returncode}")
         config = read_study_file(path)
         _, study = load_existing_study(config)
         chosen = study.user_attrs["chosen"]
-        report(config, chosen, naive, space.baseline(), args)
+        report(config, chosen, naive, space.shipped_defaults(), args)
     return 0
 
 

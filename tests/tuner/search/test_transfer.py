@@ -180,6 +180,30 @@ def test_the_naive_start_study_is_the_beam_study_from_sunrate_s_weights(tmp_path
         (shipped.opponents, shipped.held_out_opponents, shipped.search)
 
 
+def test_the_naive_start_replaces_a_study_files_own_baseline(tmp_path):
+    """The quickstart names its first draft as its baseline: the benchmark's copy names the naive start instead
+    (one `baseline` line: TOML refuses two)."""
+    from bots.contract.paramfile import ParamFile, write_param_file
+    from bots.registry import schema_for
+    from tuner.studyfile.space import SearchSpace
+
+    naive_start = benchmark("naive_start")
+    shipped = read_study_file(ROOT / "studies" / "quickstart.toml")
+    naive = naive_start.naive_params("mcts", "middle", SearchSpace.for_config(shipped))
+    naive = {**naive, "grow_w_cost": 0.75}  # not the first draft's value, so the baseline read is the copy's
+    baseline = tmp_path / "naive.json"
+    write_param_file(baseline, ParamFile("mcts", 3, naive, {"start": "middle"}))
+    path = naive_start.study_with_baseline(ROOT / "studies" / "quickstart.toml", tmp_path, baseline,
+                                           {"trials": 28, "sigma": None})
+    study = read_study_file(path)
+    assert SearchSpace.for_config(study).baseline()["grow_w_cost"] == 0.75 != \
+        SearchSpace.for_config(shipped).baseline()["grow_w_cost"]
+    assert study.trials == 28 and study.sigma == shipped.sigma
+    defaults = SearchSpace.for_config(study).shipped_defaults()  # what the benchmark's "defaults" column plays
+    assert defaults["grow_w_cost"] == schema_for("mcts").defaults()["grow_w_cost"] != 0.75
+    assert defaults["iterations"] == study.search["iterations"].value == 200
+
+
 @pytest.mark.parametrize("margin_weight", [0.5, 0.0], ids=["margins", "points only"])
 def test_a_search_from_a_start_that_loses_every_game_climbs_by_the_margins(tmp_path, margin_weight):
     """From the heuristic with every searched weight at its range's middle, which loses every game to the

@@ -17,6 +17,7 @@ import subprocess
 import sys
 import threading
 import time
+import tomllib
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -101,6 +102,31 @@ def trials_of(url: str, name: str) -> list:
     return [] if study is None else study.get_trials(deepcopy=False)
 
 
+class Progress:
+    """Trials of a study finished so far, counted on one connection of this process (0 while the server is
+    down): Optuna's own tables, read without Optuna, so that polling opens no storage a poll."""
+
+    def __init__(self, url: str, name: str) -> None:
+        import sqlalchemy
+
+        self._engine = sqlalchemy.create_engine(url, pool_pre_ping=True)
+        self._query = sqlalchemy.text("SELECT count(*) FROM trials JOIN studies USING (study_id) "
+                                      "WHERE studies.study_name = :name AND trials.state IN ('COMPLETE', 'PRUNED')")
+        self._name = name
+
+    def finished(self) -> int:
+        import sqlalchemy
+
+        try:
+            with self._engine.connect() as connection:
+                return int(connection.execute(self._query, {"name": self._name}).scalar_one())
+        except sqlalchemy.exc.SQLAlchemyError:  # the server restarting under the soak, or no tables yet
+            return 0
+
+    def close(self) -> None:
+        self._engine.dispose()
+
+
 def wait_until(condition: Callable[[], bool], workers: list, what: str, timeout: float = 120) -> None:
     """Poll `condition` until it holds; fail if a worker ends first or after `timeout` seconds."""
     end = time.monotonic() + timeout
@@ -130,11 +156,12 @@ class Soak:
 
 def soak(server, study: Path, workers: int, duration: float, every: float, seed: int,
          kinds: tuple = ("restart", "terminate", "kill"), log: Callable[[str], None] = lambda _: None,
-         timeout: float = 600) -> Soak:
+         timeout: float = 600, trials: Optional[int] = None) -> Soak:
     """Run `workers` workers on `study` until they end. For `duration` seconds from the moment they have all
     opened the study, a fault every `every` seconds on average (uniform in [0.5, 1.5] x `every`), of each kind of
     `kinds` in turn (in their order first, then shuffled each round; the first round is played whole however long
-    it takes, so a slow machine still sees every kind): the server restarted (down 0.2 to 2 s),
+    it takes, so a slow machine still sees every kind, and with `trials` its K-th fault comes by the time
+    K / (len(kinds) + 1) of them are finished, so a fast machine does too): the server restarted (down 0.2 to 2 s),
     every client connection terminated, or a worker SIGKILLed and a new one started. A fault of the server waits
     until every worker has opened the study: a worker that starts while the database is down stops at once, by
     design (exit 2)."""
@@ -146,9 +173,15 @@ def soak(server, study: Path, workers: int, duration: float, every: float, seed:
     wait_until(lambda: all(w.opened() for w in alive), alive, "the workers open the study")
     end = time.monotonic() + duration
     bag = list(kinds)
+    progress = Progress(server.url, tomllib.loads(study.read_text(encoding="utf-8"))["name"]) if trials else None
     while time.monotonic() < end or sum(result.faults.values()) < len(kinds):
         pause = time.monotonic() + rng.uniform(0.5, 1.5) * every
+        injected = sum(result.faults.values())
+        first_round = progress is not None and injected < len(kinds)
+        due = (injected + 1) * trials / (len(kinds) + 1) if first_round else None
         while time.monotonic() < pause and any(w.alive() for w in alive):
+            if due is not None and progress.finished() >= due:
+                break
             time.sleep(0.2)
         bag = bag or rng.sample(kinds, len(kinds))
         kind = bag.pop(0)
@@ -172,6 +205,8 @@ def soak(server, study: Path, workers: int, duration: float, every: float, seed:
             alive.append(Worker(study))
             result.workers.append(alive[-1])
         result.faults[kind] += 1
+    if progress is not None:
+        progress.close()
     for worker in result.workers:
         if not worker.killed:
             worker.wait(max(1.0, timeout - (time.monotonic() - start)))
