@@ -242,6 +242,9 @@ class ProgramPlayer(Player):
             if self.buffer:
                 line = self._one_line()
                 if line is not None:
+                    if time.monotonic() > deadline:  # read after its time (the referee woke late): a timeout
+                        self._fail(Ending.TIMEOUT)
+                        return None
                     return line
             if self.eof:
                 self._fail(self._ended_or(Ending.CLOSED_OUTPUT, deadline))

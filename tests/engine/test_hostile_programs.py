@@ -107,6 +107,35 @@ def test_a_program_that_does_not_read_its_input_is_slow_not_dead():
     assert not alive(player.process.pid)
 
 
+class LatePoller:
+    """A poller whose caller wakes `late_s` after its wait ends, with what arrived meanwhile: a referee thread
+    that the machine kept from its core past the deadline."""
+
+    def __init__(self, poller, late_s: float) -> None:
+        self._poller, self._late_s = poller, late_s
+
+    def poll(self, timeout_ms: float):
+        time.sleep(timeout_ms / 1000 + self._late_s)
+        return self._poller.poll(0)
+
+    def __getattr__(self, name):
+        return getattr(self._poller, name)
+
+
+def test_an_answer_read_after_its_limit_is_a_timeout_though_written_before_the_referee_woke():
+    """The answer's time is the referee's, from the write to the read: a program that answers 20 ms into a 10 ms
+    limit is out, also when the referee wakes 50 ms late and finds the line already there."""
+    player = ProgramPlayer("late", "python3 -c \"import sys, time\nfor line in sys.stdin: time.sleep(0.02); "
+                                   "print('WAIT', flush=True)\"")
+    player.start(Game(1, 3), 0)
+    player.started = True  # the turn's lines alone, not the game's first input
+    assert player.answer(b"x\n", 5.0) == "WAIT"  # the interpreter's start, then an answer in time
+    player.poller = LatePoller(player.poller, 0.05)
+    assert player.answer(b"x\n", 0.01) is None
+    report = player.finish()
+    assert report.ending is Ending.TIMEOUT and report.answers == 2
+
+
 def test_a_program_that_cannot_start_is_reported_so():
     player = ProgramPlayer("missing", "/no/such/program --flag")
     with pytest.raises(PlayerStartError, match="cannot start '/no/such/program --flag': No such file"):

@@ -109,7 +109,10 @@ def test_a_program_over_the_short_budgets_limit_is_disqualified_there_as_codinga
     assert play(late.format(90), CODINGAME) == [(2, "Timeout!")]
     assert play(late.format(5), short) == [(2, "Timeout!")]
     assert play(late.format(5), CODINGAME) == []
-    assert play(f"{sys.executable} {TIMED} --time-ms 2", short) == []
+    within = f"{sys.executable} {TIMED} --time-ms 2"
+    # A loaded test machine may keep the referee from its core past 15 ms once; the same stall on the same game's
+    # turn again is no chance (as the 100-game timed test replays a timeout alone), while a late program is late twice.
+    assert play(within, short) == [] or play(within, short) == []
 
 
 def test_a_study_judges_its_trials_by_the_short_budgets_limits(tmp_path):

@@ -99,7 +99,8 @@ def test_workers_ride_out_a_restart_during_the_finals(tmp_path, server):
 
 @pytest.mark.slow  # 20 s of a worker and its resumption: CI's second step
 def test_a_server_down_past_the_limit_stops_the_worker_with_one_line_and_the_study_resumes(tmp_path, server):
-    path = search_study(tmp_path, server, "down", trials=4, outage_limit=2, grace_period=3)
+    # Trials of 20,000 games (a second or two on a fast host): the study must outlast the moment it is stopped.
+    path = search_study(tmp_path, server, "down", trials=4, outage_limit=2, grace_period=3, pairs=10_000)
     worker = Worker(path)
     wait_until(lambda: running_in_the_middle(server.url, "down"), [worker], "a trial is running")
     finished = sum(t.state.is_finished() for t in trials_of(server.url, "down"))
