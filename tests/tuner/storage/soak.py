@@ -17,7 +17,6 @@ import subprocess
 import sys
 import threading
 import time
-import tomllib
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -25,6 +24,8 @@ from pathlib import Path
 from typing import Optional
 
 from optuna.trial import TrialState
+
+from tuner.studyfile.file import read_study_file
 
 ROOT = Path(__file__).resolve().parent.parent
 FINISHED = (TrialState.COMPLETE, TrialState.PRUNED)
@@ -103,28 +104,22 @@ def trials_of(url: str, name: str) -> list:
 
 
 class Progress:
-    """Trials of a study finished so far, counted on one connection of this process (0 while the server is
-    down): Optuna's own tables, read without Optuna, so that polling opens no storage a poll."""
+    """A study's trial count, and its trials finished so far, read on one storage of this process opened once
+    (0 while the server is down: this storage does not ride out outages)."""
 
-    def __init__(self, url: str, name: str) -> None:
-        import sqlalchemy
-
-        self._engine = sqlalchemy.create_engine(url, pool_pre_ping=True)
-        self._query = sqlalchemy.text("SELECT count(*) FROM trials JOIN studies USING (study_id) "
-                                      "WHERE studies.study_name = :name AND trials.state IN ('COMPLETE', 'PRUNED')")
-        self._name = name
+    def __init__(self, url: str, study: Path) -> None:
+        config = read_study_file(study)
+        self.trials = config.trials
+        self._study = study_of(url, config.name)
 
     def finished(self) -> int:
-        import sqlalchemy
+        from optuna.exceptions import StorageInternalError
+        from sqlalchemy.exc import SQLAlchemyError
 
         try:
-            with self._engine.connect() as connection:
-                return int(connection.execute(self._query, {"name": self._name}).scalar_one())
-        except sqlalchemy.exc.SQLAlchemyError:  # the server restarting under the soak, or no tables yet
+            return len(self._study.get_trials(deepcopy=False, states=FINISHED))
+        except (StorageInternalError, SQLAlchemyError):  # the server restarting under the soak
             return 0
-
-    def close(self) -> None:
-        self._engine.dispose()
 
 
 def wait_until(condition: Callable[[], bool], workers: list, what: str, timeout: float = 120) -> None:
@@ -156,15 +151,15 @@ class Soak:
 
 def soak(server, study: Path, workers: int, duration: float, every: float, seed: int,
          kinds: tuple = ("restart", "terminate", "kill"), log: Callable[[str], None] = lambda _: None,
-         timeout: float = 600, trials: Optional[int] = None) -> Soak:
+         timeout: float = 600, paced: bool = False) -> Soak:
     """Run `workers` workers on `study` until they end. For `duration` seconds from the moment they have all
     opened the study, a fault every `every` seconds on average (uniform in [0.5, 1.5] x `every`), of each kind of
     `kinds` in turn (in their order first, then shuffled each round; the first round is played whole however long
-    it takes, so a slow machine still sees every kind, and with `trials` its K-th fault comes by the time
-    K / (len(kinds) + 1) of them are finished, so a fast machine does too): the server restarted (down 0.2 to 2 s),
-    every client connection terminated, or a worker SIGKILLed and a new one started. A fault of the server waits
-    until every worker has opened the study: a worker that starts while the database is down stops at once, by
-    design (exit 2)."""
+    it takes, so a slow machine still sees every kind, and if `paced` its K-th fault comes by the time
+    K / (len(kinds) + 1) of the study's trials are finished, so a fast machine does too): the server restarted
+    (down 0.2 to 2 s), every client connection terminated, or a worker SIGKILLed and a new one started. A fault
+    of the server waits until every worker has opened the study: a worker that starts while the database is down
+    stops at once, by design (exit 2)."""
     rng = random.Random(seed)
     result = Soak()
     start = time.monotonic()
@@ -173,12 +168,12 @@ def soak(server, study: Path, workers: int, duration: float, every: float, seed:
     wait_until(lambda: all(w.opened() for w in alive), alive, "the workers open the study")
     end = time.monotonic() + duration
     bag = list(kinds)
-    progress = Progress(server.url, tomllib.loads(study.read_text(encoding="utf-8"))["name"]) if trials else None
+    progress = Progress(server.url, study) if paced else None
     while time.monotonic() < end or sum(result.faults.values()) < len(kinds):
         pause = time.monotonic() + rng.uniform(0.5, 1.5) * every
         injected = sum(result.faults.values())
         first_round = progress is not None and injected < len(kinds)
-        due = (injected + 1) * trials / (len(kinds) + 1) if first_round else None
+        due = (injected + 1) * progress.trials / (len(kinds) + 1) if first_round else None
         while time.monotonic() < pause and any(w.alive() for w in alive):
             if due is not None and progress.finished() >= due:
                 break
@@ -205,8 +200,6 @@ def soak(server, study: Path, workers: int, duration: float, every: float, seed:
             alive.append(Worker(study))
             result.workers.append(alive[-1])
         result.faults[kind] += 1
-    if progress is not None:
-        progress.close()
     for worker in result.workers:
         if not worker.killed:
             worker.wait(max(1.0, timeout - (time.monotonic() - start)))

@@ -164,7 +164,7 @@ def test_a_short_soak_of_random_faults(tmp_path, server):
     """Three workers; the server restarted, its connections terminated, a worker SIGKILLed and another started, at
     random moments of about 10 s."""
     path = search_study(tmp_path, server, "soak", trials=24)
-    run = soak(server, path, workers=3, duration=10, every=2.5, seed=49, trials=24)
+    run = soak(server, path, workers=3, duration=10, every=2.5, seed=49, paced=True)
     assert all(run.faults[kind] for kind in ("restart", "terminate", "kill")), run.faults
     check_workers(run.workers, faults=sum(run.faults.values()))
     check_study(trials_of(server.url, "soak"), 24)
